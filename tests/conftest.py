@@ -1,0 +1,30 @@
+"Shared pytest fixtures: an isolated base directory, the repository and shared/ paths."
+import os, sys, subprocess
+from pathlib import Path
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent/'shared'
+FIXTURES = ROOT/'tests'/'fixtures'
+os.environ.setdefault('HF_HUB_OFFLINE', '1')
+
+
+@pytest.fixture
+def base_dir(tmp_path, monkeypatch):
+    "Point CUDAL1_BASE_DIR at a fresh temporary directory."
+    d = tmp_path/'base'
+    monkeypatch.setenv('CUDAL1_BASE_DIR', str(d))
+    return d
+
+
+def cudal1(*args, env=None, timeout=600, module=False):
+    "Run the installed `cudal1` command (or `python -m cudal1_nb`) and return the CompletedProcess."
+    cmd = [sys.executable, '-m', 'cudal1_nb', *args] if module else [str(Path(sys.executable).parent/'cudal1'), *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})}, cwd=ROOT)
+
+
+def shared_file(*parts):
+    "A path under ../shared, or skip the test when shared/ is absent."
+    p = SHARED.joinpath(*parts)
+    if not p.exists(): pytest.skip(f"{p} not present (../shared is optional)")
+    return p
