@@ -14,7 +14,7 @@ def test_malformed_directory_reports_every_task():
                          'Hangs', 'No_Model_Class', 'Init_Not_List', 'Exits_At_Import', 'not_a_task_name'}
     assert rows['Good_Scale']['status'] == 'ok' and rows['Good_Scale']['inputs'] == ['float32[32, 32]']
     want = {'Syntax_Error': 'syntax error at line 5', 'Missing_Init_Inputs': 'missing get_init_inputs',
-            'Inputs_Not_Tensors': 'get_inputs() must return tensors; item 1: int, item 2: str',
+            'Inputs_Not_Tensors': 'get_inputs() must return tensors (or Python numbers); item 2: str',
             'Constructor_Fails': 'Model(*get_init_inputs()) raised TypeError', 'Hangs': 'hangs: no result within 10 s',
             'No_Model_Class': 'missing Model', 'Init_Not_List': 'get_init_inputs() must return a list, got float',
             'Exits_At_Import': 'exited with status 3 without a result', 'not_a_task_name': 'file name is not N_Name.py'}
