@@ -5,7 +5,7 @@ import torch.nn as nn
 
 num_points = 256
 num_centres = 256
-dim = 64
+dim = 128
 
 
 class Model(nn.Module):
@@ -19,7 +19,7 @@ class Model(nn.Module):
 
 
 def get_inputs():
-    return [torch.randn(num_points, dim)]
+    return [torch.rand(num_points, dim) * 4.0 - 2.0]
 
 
 def get_init_inputs():

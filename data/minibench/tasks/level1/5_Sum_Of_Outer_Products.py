@@ -19,7 +19,7 @@ class Model(nn.Module):
 
 
 def get_inputs():
-    return [torch.randn(num_terms, n)]
+    return [torch.rand(num_terms, n) * 2.0 - 1.0]
 
 
 def get_init_inputs():

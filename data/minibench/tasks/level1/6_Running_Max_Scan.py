@@ -3,7 +3,7 @@ computed with a log-step doubling scan of shifted elementwise maxima."""
 import torch
 import torch.nn as nn
 
-batch = 512
+batch = 256
 length = 8192
 
 

@@ -3,8 +3,8 @@
 import torch
 import torch.nn as nn
 
-batch = 24
-size = 1024
+batch = 16
+size = 768
 band = 16
 
 

@@ -19,7 +19,7 @@ class Model(nn.Module):
         return x_norm * gate
 
 
-batch_size = 8
+batch_size = 16
 seq_len = 512
 dim = 512
 eps = 1e-6

@@ -20,7 +20,7 @@ class Model(nn.Module):
         return y + residual
 
 
-rows = 8192
+rows = 4096
 dim = 768
 eps = 1e-5
 

@@ -27,7 +27,7 @@ class Model(nn.Module):
 batch_size = 8
 seq_len = 512
 dim = 64
-head_dim = 32
+head_dim = 16
 
 
 def get_inputs():

@@ -24,7 +24,7 @@ class Model(nn.Module):
         return t4 * c
 
 
-batch_size = 16
+batch_size = 32
 channels = 64
 length = 2048
 lo = -1.0

@@ -19,7 +19,7 @@ class Model(nn.Module):
 
 
 batch_size = 16384
-dim = 128
+dim = 64
 
 
 def get_inputs():

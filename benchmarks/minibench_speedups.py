@@ -1,0 +1,86 @@
+"""Measured CPU speedup of every mini-suite variant over its reference.
+
+Each variant runs in a sandbox child on ONE thread: reference and variant are built under the same seeds, checked on
+three inputs, then timed interleaved (alternating which goes first); the speedup is median(reference) / median(variant)
+over `--reps` calls each. Timing runs one job at a time (`--workers 1`) so jobs don't compete for the 2 cores; C++
+variants are compiled beforehand, in parallel, into the shared extension cache.
+
+    python benchmarks/minibench_speedups.py               # print the table
+    python benchmarks/minibench_speedups.py --write       # also save data/minibench/speedups.json
+    python benchmarks/minibench_speedups.py --check       # compare the speed order with the saved file
+"""
+import argparse, json, sys, time, platform
+from cudal1_nb.core import data_dir, git_info
+from cudal1_nb.minibench import minibench_tasks, minibench_variants, check_variants
+
+
+TIE = 1.25   # speeds closer than this ratio are not 'clearly different'; the order check ignores such pairs
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--reps', type=int, default=21); ap.add_argument('--write', action='store_true')
+    ap.add_argument('--check', action='store_true'); ap.add_argument('--levels', default='')
+    a = ap.parse_args()
+    levels = {int(x) for x in a.levels.split(',') if x}
+    tasks = [t for t in minibench_tasks() if not levels or t.level in levels]
+    ids = {t.id for t in tasks}
+    vs = [v for v in minibench_variants() if v.task_id in ids]
+    t0 = time.time()
+    pre = check_variants(vs, reps=0, workers=2, progress=True)           # compile + correctness, in parallel
+    bad = [r for r in pre if not r['correct']]
+    t1 = time.time()
+    res = check_variants(vs, reps=a.reps, workers=1, progress=True)     # timing, one job at a time
+    t2 = time.time()
+    bad += [r for r in res if not r['correct']]
+    by_task = {}
+    for r in res: by_task.setdefault(r['task_id'], []).append(r)
+    print(f"\nCPU speedups over the eager reference: median of {a.reps} interleaved calls each, 1 thread, float32, "
+          f"{platform.processor() or platform.machine()}, torch {__import__('torch').__version__}\n")
+    print(f"{'task':<44} {'ref ms':>8}  {'variant':<24} {'C++':<4} {'speedup':>8}")
+    problems, ref_of = [], {}
+    for t in tasks:
+        rs = sorted(by_task.get(t.id, []), key=lambda r: -r.get('speedup', 0))
+        ref_ms = sorted(r['ref_ms'] for r in rs if 'ref_ms' in r)
+        ref = ref_of[t.id] = ref_ms[len(ref_ms)//2] if ref_ms else float('nan')
+        for i, r in enumerate(rs):
+            label, refs = (f"{t.id} {t.name}"[:44], f"{ref:.3g}") if i == 0 else ('', '')
+            sp = f"{r['speedup']:.2f}x" if r.get('speedup') else 'FAILED'
+            print(f"{label:<44} {refs:>8}  {r['variant']:<24} {'yes' if r['cpp'] else '':<4} {sp:>8}")
+        sps = [r['speedup'] for r in rs if r.get('speedup')]
+        if not (2 <= ref <= 50): problems.append(f"{t.id}: reference takes {ref:.3g} ms (want 2-50 ms)")
+        if not any(s < 1.0 for s in sps): problems.append(f"{t.id}: no variant slower than the reference")
+        if not any(s >= 1.3 for s in sps): problems.append(f"{t.id}: no variant clearly faster (>= 1.3x)")
+        pts = sorted([('reference', 1.0)] + [(r['variant'], r['speedup']) for r in rs if r.get('speedup')], key=lambda x: x[1])
+        problems += [f"{t.id}: {a} ({x:.2f}x) and {b} ({y:.2f}x) are less than {TIE:.2f}x apart" for (a, x), (b, y) in zip(pts, pts[1:]) if y / x < TIE]
+    all_sp = [r['speedup'] for r in res if r.get('speedup')]
+    print(f"\n{len(tasks)} tasks, {len(vs)} variants ({sum(v.meta['cpp'] for v in vs)} C++), {len(bad)} incorrect; "
+          f"compile+check {t1 - t0:.0f} s, timing {t2 - t1:.0f} s; speedups {min(all_sp):.2f}x .. {max(all_sp):.2f}x")
+    for p in problems: print('PROBLEM', p)
+    for r in bad: print('INCORRECT', r['task_id'], r['variant'], r.get('reason'))
+    path = data_dir()/'minibench'/'speedups.json'
+    rc = 1 if problems or bad else 0
+    if a.check:
+        saved = json.loads(path.read_text())['speedups']
+        flips = []
+        for tid, rs in by_task.items():
+            old = dict(saved.get(tid, {}), reference=1.0)
+            now = dict({r['variant']: r['speedup'] for r in rs if r.get('speedup')}, reference=1.0)
+            common = sorted(v for v in now if v in old)
+            for i, a in enumerate(common):          # every pair that was clearly apart must keep its order
+                for b in common[i + 1:]:
+                    if max(old[a], old[b]) / min(old[a], old[b]) >= TIE and (old[a] < old[b]) != (now[a] < now[b]):
+                        flips.append(f"{tid}: {a} {old[a]:.2f}x -> {now[a]:.2f}x vs {b} {old[b]:.2f}x -> {now[b]:.2f}x")
+        print(f"\norder vs {path.name}: {'holds' if not flips else 'CHANGED'}")
+        for f in flips: print('  ', f)
+        rc = rc or (1 if flips else 0)
+    if a.write:
+        out = dict(note='median-of-reps CPU speedups over the eager reference, 1 thread; written by benchmarks/minibench_speedups.py',
+                   reps=a.reps, torch=__import__('torch').__version__, machine=platform.machine(), **git_info(),
+                   ref_ms={t.id: round(ref_of[t.id], 4) for t in tasks if t.id in ref_of},
+                   speedups={tid: {r['variant']: round(r['speedup'], 4) for r in rs if r.get('speedup')} for tid, rs in by_task.items()})
+        path.write_text(json.dumps(out, indent=1) + '\n'); print(f"wrote {path}")
+    return rc
+
+
+if __name__ == '__main__': sys.exit(main())
