@@ -2,10 +2,12 @@
 
 Modules:
 
+- `cudal1_nb.audit`: Re-measure a CUDA-L1 release on your own device with the harness: every task's published score beside the measured speedup per baseline, the verdict and its reason -- into the variant store and to JSONL/CSV.
 - `cudal1_nb.cli`: `cudal1`, the command-line entry point: list and validate tasks, download the public data, manage the variant store, and run the embedded default pipeline.
 - `cudal1_nb.download`: Fetch CUDA-L1's released kernels and KernelBench's task files from their public GitHub locations, cached under the base directory.
 - `cudal1_nb.eval`: The evaluation harness -- the reward: isolated workers, fresh-seed correctness against a float64 reference, strict interleaved timing with adaptive trial counts, named baselines, and parallel compiles cached by source hash.
 - `cudal1_nb.minibench`: The bundled CPU mini-suite: 24 tasks of our own in three levels, each with honest `ModelNew` variants of clearly different speed -- the SFT corpus and the RL environment of the embedded default pipeline.
+- `cudal1_nb.pipeline`: `cudal1 run`: the main job on the embedded default -- validate the bundled mini-suite, evaluate every variant with the harness, and record everything in the variant store and a run directory.
 - `cudal1_nb.tasks`: Load KernelBench-format tasks from a directory, a CUDA-L1 release file or the bundled mini-suite, and validate each one in a sandboxed process."""
 
 __version__ = "0.1.0"
