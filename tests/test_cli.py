@@ -35,11 +35,12 @@ def test_run_on_two_tasks(tmp_path, base_dir):
     runs = list((base_dir/'runs'/'run').iterdir()); assert len(runs) == 1
     cfg = json.loads((runs[0]/'config.json').read_text())
     assert cfg['config_class'] == 'RunConfig' and cfg['config']['limit'] == 2 and 'git_sha' in cfg
-    vs = [json.loads(l) for l in (runs[0]/'variants.jsonl').read_text().splitlines()]
-    assert len(vs) >= 6 and all(v['correct'] for v in vs)
+    vs = [json.loads(l) for l in (runs[0]/'results.jsonl').read_text().splitlines()]
+    assert len(vs) >= 6 and all(v['verdict'] == 'ok' and v['speedups']['eager'] > 0 for v in vs)
     con = sqlite3.connect(db)
     assert con.execute('select count(*) from tasks').fetchone()[0] == 2
     assert con.execute("select count(*) from candidates where stage='minibench'").fetchone()[0] == len(vs)
+    assert con.execute("select count(*) from evaluations where kind='measured' and verdict='ok'").fetchone()[0] == len(vs)
 
 
 def test_run_rejects_unknown_parameter(base_dir):

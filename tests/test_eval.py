@@ -1,0 +1,118 @@
+"The harness on CPU: verdicts for good and bad candidates, a 20-candidate batch, cached compiles, the `cudal1 eval` command."
+import json, os, time
+from pathlib import Path
+import pytest
+from conftest import cudal1, ROOT
+from cudal1_nb.core import Candidate
+from cudal1_nb.eval import EvalConfig, evaluate, evaluate_many, ext_dir
+from cudal1_nb.minibench import minibench_tasks, minibench_variants
+
+CFG = EvalConfig(timeout=20, budget_s=0.3, min_trials=5)
+
+
+def _task(tid): return next(t for t in minibench_tasks() if t.id == tid)
+
+
+def _wrap(code, body):
+    "A variant whose forward is changed by `body` (which sees `out` = the honest output and the inputs `a`)."
+    return code.replace('class ModelNew', 'class _Honest') + f"\nclass ModelNew(_Honest):\n    def forward(self, *a):\n        out = super().forward(*a)\n{body}\n"
+
+
+BAD = {
+    'incorrect': '        return out * 1.05',
+    'crashing': '        import ctypes; ctypes.string_at(0)',
+    'hanging': '        while True: pass',
+    'exiting': '        import os; os._exit(0)',
+    'sys_exit': '        raise SystemExit(0)',
+    'mutating': '        a[0].mul_(0.5)\n        return out',
+    'too_slow': '        import time; time.sleep(1.0)\n        return out',
+    'wrong_shape': '        return out[:1]',
+    'wrong_dtype': '        return out.double()',
+    'not_tensor': '        return [out]',
+}
+WANT = dict(incorrect='incorrect', crashing='error', hanging='timeout', exiting='error', sys_exit='error', mutating='incorrect',
+            too_slow='ok', wrong_shape='incorrect', wrong_dtype='incorrect', not_tensor='incorrect')
+
+
+def test_verdicts_for_good_and_bad_candidates(base_dir):
+    t = _task('minibench/L2/3')
+    good = [v for v in minibench_variants(t) if not v.meta['cpp']]
+    bad = [Candidate(t.id, _wrap(good[0].code, b), name=k) for k, b in BAD.items()]
+    res = evaluate(t, good + bad, cfg=CFG)
+    got = {c.name: r for c, r in zip(good + bad, res)}
+    assert all(got[g.name].verdict == 'ok' and got[g.name].correct for g in good)
+    assert {k: got[k].verdict for k in BAD} == WANT, {k: (got[k].verdict, got[k].reason) for k in BAD}
+    assert 'SIGSEGV' in got['crashing'].reason and 'no result within 20' in got['hanging'].reason
+    assert 'without a result' in got['exiting'].reason and 'SystemExit' in got['sys_exit'].reason
+    assert 'modified its input' in got['mutating'].reason and 'input_mutation' in got['mutating'].flags
+    assert got['too_slow'].speedup() < 0.1 and got['too_slow'].timings['candidate'].median_ms > 900
+    assert 'shape' in got['wrong_shape'].reason and 'dtype' in got['wrong_dtype'].reason and 'not a plain torch.Tensor' in got['not_tensor'].reason
+    fast = max(good, key=lambda g: got[g.name].speedup())
+    r = got[fast.name]
+    assert r.speedup() > 1.5 and set(r.timings) >= {'candidate', 'eager', 'eager_clean', 'eager_paired', 'eager_post'}
+    assert r.timings['candidate'].n >= CFG.min_trials and r.env['torch'] and r.device == 'cpu'
+
+
+def test_batch_of_20_with_5_faulty(base_dir):
+    items, faulty = [], set()
+    tasks = [t for t in minibench_tasks() if t.level in (1, 3)][:8]
+    names = list(BAD)
+    n = 0
+    for t in tasks:
+        cs = [v for v in minibench_variants(t) if not v.meta['cpp']][:2]
+        if len(faulty) < 5:
+            k = names[len(faulty) % len(names)] if names[len(faulty)] not in ('hanging', 'too_slow') else 'incorrect'
+            c = Candidate(t.id, _wrap(cs[0].code, BAD[k]), name=f'bad-{k}'); faulty.add(c.id); cs.append(c)
+        items.append((t, cs)); n += len(cs)
+        if n >= 20: break
+    assert n >= 20 and len(faulty) == 5
+    res = evaluate_many(items, cfg=CFG)
+    flat = [(c, r) for (t, cs), rs in zip(items, res) for c, r in zip(cs, rs)]
+    assert all(r.verdict != 'ok' for c, r in flat if c.id in faulty)
+    good = [(c, r) for c, r in flat if c.id not in faulty]
+    assert len(good) >= 15 and all(r.verdict == 'ok' and r.speedup() > 0 for c, r in good), [(c.name, r.reason) for c, r in good if not r.ok]
+
+
+def test_second_evaluation_never_recompiles(base_dir):
+    t = _task('minibench/L1/3')
+    cpp = [v for v in minibench_variants(t) if v.meta['cpp']][:1]
+    r1 = evaluate(t, cpp, cfg=CFG)[0]
+    assert r1.verdict == 'ok', r1.reason
+    sos = list(ext_dir(cpp[0].code).rglob('*.so'))
+    assert len(sos) == 1
+    mtime = sos[0].stat().st_mtime_ns
+    t0 = time.time(); r2 = evaluate(t, cpp, cfg=CFG)[0]; dt = time.time() - t0
+    assert r2.verdict == 'ok' and sos[0].stat().st_mtime_ns == mtime          # the cached build was reused as is
+    assert not [p for p in ext_dir(cpp[0].code).rglob('*.o') if p.stat().st_mtime_ns > mtime]
+
+
+def test_cli_eval_json_and_exit_codes(tmp_path, base_dir):
+    t = _task('minibench/L1/1')
+    v = [x for x in minibench_variants(t) if not x.meta['cpp']][0]
+    ref, good, bad = tmp_path/'1_Ref.py', tmp_path/'good.py', tmp_path/'bad.py'
+    ref.write_text(t.code); good.write_text(v.code); bad.write_text(_wrap(v.code, BAD['incorrect']))
+    r = cudal1('eval', str(ref), str(good), str(bad), '--json', '-p', 'budget_s', '0.3')
+    assert r.returncode == 0, r.stderr
+    rows = [json.loads(l) for l in r.stdout.splitlines()]
+    assert [x['verdict'] for x in rows] == ['ok', 'incorrect']
+    assert set(rows[0]) >= {'verdict', 'correct', 'speedup', 'timings', 'flags', 'reason'} and rows[0]['speedup']['eager'] > 0
+    assert rows[0]['timings']['candidate']['n'] >= 10
+    broken = tmp_path/'2_Broken.py'; broken.write_text('class Model: pass\n')
+    r = cudal1('eval', str(broken), str(good))
+    assert r.returncode == 2 and 'bad reference task' in r.stderr
+    r = cudal1('eval', str(ref), str(tmp_path/'missing.py'))
+    assert r.returncode == 2 and 'no such file' in r.stderr
+
+
+def test_cli_audit_on_fixture_release(tmp_path, base_dir):
+    rel = ROOT/'tests'/'fixtures'/'download'/'optimized_cuda_code'/'h100.json'
+    r = cudal1('audit', str(rel), '--device', 'cpu', '--json', '--out', str(tmp_path/'a'), '--db', str(tmp_path/'s.sqlite'), '-p', 'budget_s', '0.3')
+    assert r.returncode == 0, r.stderr
+    rows = [json.loads(l) for l in r.stdout.splitlines()]
+    assert [(x['level'], x['task'], x['verdict']) for x in rows] == [(1, 1, 'ok'), (2, 1, 'no_code')]
+    assert rows[0]['published_eager'] == 1.02 and rows[0]['measured_eager'] > 0
+    assert (tmp_path/'a'/'audit.csv').read_text().splitlines()[0].startswith('level,task,name')
+    import sqlite3
+    con = sqlite3.connect(tmp_path/'s.sqlite')
+    assert con.execute("select count(*) from evaluations where kind='measured' and verdict='ok'").fetchone()[0] == 1
+    assert con.execute("select count(*) from evaluations where kind='published'").fetchone()[0] == 2

@@ -1,0 +1,40 @@
+"GPU tests of the harness (run on a CUDA machine: `PYTHONPATH=. python3 -m pytest -m gpu tests/test_gpu.py`)."
+import time
+from pathlib import Path
+import pytest
+from cudal1_nb.core import Task, Candidate
+from cudal1_nb.eval import EvalConfig, evaluate, ext_dir
+
+pytestmark = pytest.mark.gpu
+K = Path(__file__).parent/'gpu_kernels'
+
+
+@pytest.fixture(scope='module')
+def cuda():
+    torch = pytest.importorskip('torch')
+    if not torch.cuda.is_available(): pytest.skip('no CUDA GPU')
+
+
+def _cands(names): return [Candidate('gpu/L1/1', (K/f'{n}.py').read_text(), name=n) for n in names]
+
+
+def test_cuda_verdicts_baselines_and_cache(cuda, tmp_path, monkeypatch):
+    monkeypatch.setenv('CUDAL1_BASE_DIR', str(tmp_path))
+    task = Task('gpu', 1, 1, 'Scale_Add_Relu', (K/'1_Scale_Add_Relu.py').read_text())
+    names = ['fused_cuda', 'addcmul', 'illegal_access', 'spin_kernel', 'half_precision']
+    cfg = EvalConfig(timeout=60, baselines=('eager', 'cuda_graph', 'torch_compile'), budget_s=1.0)
+    t0 = time.time(); res = evaluate(task, _cands(names), device='cuda', cfg=cfg); first = time.time() - t0
+    r = dict(zip(names, res))
+    assert r['fused_cuda'].verdict == 'ok' and r['addcmul'].verdict == 'ok', (r['fused_cuda'].reason, r['addcmul'].reason)
+    assert r['fused_cuda'].speedup('eager') > 1.5 and r['addcmul'].speedup('eager') > 1.1
+    assert r['fused_cuda'].speedup('cuda_graph') > 0 and r['fused_cuda'].speedup('torch_compile') > 0
+    assert r['illegal_access'].verdict == 'error' and r['spin_kernel'].verdict == 'timeout'
+    assert r['half_precision'].verdict == 'incorrect' and 'dtype' in r['half_precision'].reason
+    assert 'NVIDIA' in r['fused_cuda'].device and r['fused_cuda'].env['cuda']
+    so = list(ext_dir((K/'fused_cuda.py').read_text()).rglob('*.so')); assert len(so) == 1
+    m = so[0].stat().st_mtime_ns
+    t0 = time.time(); again = evaluate(task, _cands(['fused_cuda']), device='cuda', cfg=EvalConfig(budget_s=1.0))[0]; second = time.time() - t0
+    assert again.verdict == 'ok' and so[0].stat().st_mtime_ns == m
+    a, b = r['fused_cuda'].speedup(), again.speedup()
+    assert abs(a - b) / a < 0.1, (a, b)
+    print(f"first evaluation {first:.1f} s, second (cached build) {second:.1f} s; fused speedup {a:.2f}x then {b:.2f}x")
