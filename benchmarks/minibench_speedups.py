@@ -1,9 +1,9 @@
 """Measured CPU speedup of every mini-suite variant over its reference.
 
-Each variant runs in a sandbox child on ONE thread: reference and variant are built under the same seeds, checked on
-three inputs, then timed interleaved (alternating which goes first); the speedup is median(reference) / median(variant)
-over `--reps` calls each. Timing runs one job at a time (`--workers 1`) so jobs don't compete for the 2 cores; C++
-variants are compiled beforehand, in parallel, into the shared extension cache.
+Every variant goes through the evaluation harness (`cudal1_nb.eval`) on ONE CPU thread: checked against a float64
+reference on three secret seeds, then timed interleaved with the reference on fresh inputs, each side at least `--reps`
+calls (more until the median's 95 % CI is within 2 %, at most `--budget` seconds per side); the speedup is
+median(reference) / median(variant). C++ variants are compiled first, in parallel, cached by source hash.
 
     python benchmarks/minibench_speedups.py               # print the table
     python benchmarks/minibench_speedups.py --write       # also save data/minibench/speedups.json
@@ -11,7 +11,8 @@ variants are compiled beforehand, in parallel, into the shared extension cache.
 """
 import argparse, json, sys, time, platform
 from cudal1_nb.core import data_dir, git_info
-from cudal1_nb.minibench import minibench_tasks, minibench_variants, check_variants
+from cudal1_nb.minibench import minibench_tasks, minibench_variants
+from cudal1_nb.eval import EvalConfig, evaluate_many
 
 
 TIE = 1.25   # speeds closer than this ratio are not 'clearly different'; the order check ignores such pairs
@@ -19,7 +20,7 @@ TIE = 1.25   # speeds closer than this ratio are not 'clearly different'; the or
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('--reps', type=int, default=21); ap.add_argument('--write', action='store_true')
+    ap.add_argument('--reps', type=int, default=21); ap.add_argument('--budget', type=float, default=2.0); ap.add_argument('--write', action='store_true')
     ap.add_argument('--check', action='store_true'); ap.add_argument('--levels', default='')
     a = ap.parse_args()
     levels = {int(x) for x in a.levels.split(',') if x}
@@ -27,15 +28,16 @@ def main():
     ids = {t.id for t in tasks}
     vs = [v for v in minibench_variants() if v.task_id in ids]
     t0 = time.time()
-    pre = check_variants(vs, reps=0, workers=2, progress=True)           # compile + correctness, in parallel
-    bad = [r for r in pre if not r['correct']]
-    t1 = time.time()
-    res = check_variants(vs, reps=a.reps, workers=1, progress=True)     # timing, one job at a time
+    cfg = EvalConfig(min_trials=a.reps, max_trials=max(200, a.reps), budget_s=a.budget)
+    out = evaluate_many([(t, [v for v in vs if v.task_id == t.id]) for t in tasks], cfg=cfg, progress=True)
     t2 = time.time()
-    bad += [r for r in res if not r['correct']]
+    res = [dict(task_id=v.task_id, variant=v.name, cpp=v.meta['cpp'], verdict=r.verdict, reason=r.reason,
+                speedup=r.speedup() if r.ok else None, ref_ms=r.timings['eager'].median_ms if r.ok else None)
+           for t, rs in zip(tasks, out) for v, r in zip([v for v in vs if v.task_id == t.id], rs)]
+    bad = [r for r in res if r['verdict'] != 'ok']
     by_task = {}
     for r in res: by_task.setdefault(r['task_id'], []).append(r)
-    print(f"\nCPU speedups over the eager reference: median of {a.reps} interleaved calls each, 1 thread, float32, "
+    print(f"\nCPU speedups over the eager reference (harness, 1 thread, float32): median of >= {a.reps} interleaved calls each, "
           f"{platform.processor() or platform.machine()}, torch {__import__('torch').__version__}\n")
     print(f"{'task':<44} {'ref ms':>8}  {'variant':<24} {'C++':<4} {'speedup':>8}")
     problems, ref_of = [], {}
@@ -55,9 +57,9 @@ def main():
         problems += [f"{t.id}: {a} ({x:.2f}x) and {b} ({y:.2f}x) are less than {TIE:.2f}x apart" for (a, x), (b, y) in zip(pts, pts[1:]) if y / x < TIE]
     all_sp = [r['speedup'] for r in res if r.get('speedup')]
     print(f"\n{len(tasks)} tasks, {len(vs)} variants ({sum(v.meta['cpp'] for v in vs)} C++), {len(bad)} incorrect; "
-          f"compile+check {t1 - t0:.0f} s, timing {t2 - t1:.0f} s; speedups {min(all_sp):.2f}x .. {max(all_sp):.2f}x")
+          f"{t2 - t0:.0f} s; speedups {min(all_sp):.2f}x .. {max(all_sp):.2f}x")
     for p in problems: print('PROBLEM', p)
-    for r in bad: print('INCORRECT', r['task_id'], r['variant'], r.get('reason'))
+    for r in bad: print('NOT OK', r['task_id'], r['variant'], r['verdict'], r.get('reason'))
     path = data_dir()/'minibench'/'speedups.json'
     rc = 1 if problems or bad else 0
     if a.check:

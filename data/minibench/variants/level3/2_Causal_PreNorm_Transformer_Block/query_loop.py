@@ -1,4 +1,4 @@
-"""Naive causal attention with Python loops over batch and query positions (heads batched), each query attending to its prefix (decoder-style, no batching over time)."""
+"""Naive causal attention with Python loops over batch, heads and query positions, each query attending to its prefix (decoder-style, nothing batched)."""
 import math
 import torch
 import torch.nn as nn
@@ -26,11 +26,12 @@ class ModelNew(nn.Module):
         scale = 1.0 / math.sqrt(dh)
         y = torch.empty(B, T, H, dh)
         for b in range(B):
-            kb, qb, vb = k[b], q[b], v[b]                                  # (H, T, dh)
-            for t in range(T):
-                s = (kb[:, : t + 1] @ qb[:, t].unsqueeze(-1)).squeeze(-1) * scale   # (H, t+1)
-                p = torch.softmax(s, dim=-1)
-                y[b, t] = (p.unsqueeze(-2) @ vb[:, : t + 1]).squeeze(-2)          # (H, dh)
+            for hh in range(H):
+                kb, qb, vb = k[b, hh], q[b, hh], v[b, hh]                  # (T, dh)
+                for t in range(T):
+                    s = (kb[: t + 1] @ qb[t]) * scale                      # (t+1,)
+                    p = torch.softmax(s, dim=-1)
+                    y[b, t, hh] = p @ vb[: t + 1]                          # (dh,)
         y = y.reshape(B, T, D)
         x = x + self.proj(y)
         x = x + self.fc2(F.gelu(self.fc1(self.ln2(x))))
