@@ -38,8 +38,11 @@ def test_verdicts_for_good_and_bad_candidates(base_dir):
     t = _task('minibench/L2/3')
     good = [v for v in minibench_variants(t) if not v.meta['cpp']]
     bad = [Candidate(t.id, _wrap(good[0].code, b), name=k) for k, b in BAD.items()]
-    res = evaluate(t, good + bad, cfg=CFG)
-    got = {c.name: r for c, r in zip(good + bad, res)}
+    flip = Candidate(t.id, 'import torch\ntorch.set_num_threads(2)\n' + good[0].code, name='threads')   # global state changed at import
+    res = evaluate(t, good + bad + [flip], cfg=CFG)
+    got = {c.name: r for c, r in zip(good + bad + [flip], res)}
+    assert got['threads'].verdict == 'ok' and 'changed:threads' in got['threads'].flags, (got['threads'].reason, got['threads'].flags)
+    assert got['threads'].meta['changed']['threads'] == [1, 2]
     assert all(got[g.name].verdict == 'ok' and got[g.name].correct for g in good)
     assert {k: got[k].verdict for k in BAD} == WANT, {k: (got[k].verdict, got[k].reason) for k in BAD}
     assert 'SIGSEGV' in got['crashing'].reason and 'no result within 20' in got['hanging'].reason

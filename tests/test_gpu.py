@@ -21,7 +21,7 @@ def _cands(names): return [Candidate('gpu/L1/1', (K/f'{n}.py').read_text(), name
 def test_cuda_verdicts_baselines_and_cache(cuda, tmp_path, monkeypatch):
     monkeypatch.setenv('CUDAL1_BASE_DIR', str(tmp_path))
     task = Task('gpu', 1, 1, 'Scale_Add_Relu', (K/'1_Scale_Add_Relu.py').read_text())
-    names = ['fused_cuda', 'addcmul', 'illegal_access', 'spin_kernel', 'half_precision']
+    names = ['fused_cuda', 'addcmul', 'illegal_access', 'spin_kernel', 'half_precision', 'flag_flipper']
     cfg = EvalConfig(timeout=60, baselines=('eager', 'cuda_graph', 'torch_compile'), budget_s=2.0, ci_target=0.01)
     t0 = time.time(); res = evaluate(task, _cands(names), device='cuda', cfg=cfg); first = time.time() - t0
     r = dict(zip(names, res))
@@ -30,6 +30,9 @@ def test_cuda_verdicts_baselines_and_cache(cuda, tmp_path, monkeypatch):
     assert r['fused_cuda'].speedup('cuda_graph') > 0 and r['fused_cuda'].speedup('torch_compile') > 0
     assert r['illegal_access'].verdict == 'error' and r['spin_kernel'].verdict == 'timeout'
     assert r['half_precision'].verdict == 'incorrect' and 'dtype' in r['half_precision'].reason
+    f = r['flag_flipper']   # flags reported; the reference was timed under the defaults, so the same code runs at ~1x
+    assert f.verdict == 'ok' and {'changed:cudnn_benchmark', 'changed:cudnn_deterministic', 'changed:matmul_precision'} <= set(f.flags), f.flags
+    assert 0.85 < f.speedup('eager') < 1.15 and 'ref_drift' not in f.flags, (f.speedup('eager'), f.flags)
     assert 'NVIDIA' in r['fused_cuda'].device and r['fused_cuda'].env['cuda']
     so = list(ext_dir((K/'fused_cuda.py').read_text()).rglob('*.so')); assert len(so) == 1
     m = so[0].stat().st_mtime_ns
