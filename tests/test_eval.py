@@ -119,3 +119,15 @@ def test_cli_audit_on_fixture_release(tmp_path, base_dir):
     con = sqlite3.connect(tmp_path/'s.sqlite')
     assert con.execute("select count(*) from evaluations where kind='measured' and verdict='ok'").fetchone()[0] == 1
     assert con.execute("select count(*) from evaluations where kind='published'").fetchone()[0] == 2
+    # the tables again from the saved results, measuring nothing; a result file missing the measured task -> not_measured
+    ev = tmp_path/'a'/'evals.jsonl'
+    assert not (tmp_path/'a'/'evals.partial.jsonl').exists() and len(ev.read_text().splitlines()) == 1
+    r2 = cudal1('audit', str(rel), '--from-evals', str(ev), '--out', str(tmp_path/'b'), '--json')
+    assert r2.returncode == 0, r2.stderr
+    assert [json.loads(l) for l in r2.stdout.splitlines()] == rows
+    (tmp_path/'empty.jsonl').write_text('')
+    r3 = cudal1('audit', str(rel), '--from-evals', str(tmp_path/'empty.jsonl'), '--out', str(tmp_path/'c'), '--json')
+    assert [json.loads(l)['verdict'] for l in r3.stdout.splitlines()] == ['not_measured', 'no_code']
+    (tmp_path/'bad.jsonl').write_text('{not json\n')
+    r4 = cudal1('audit', str(rel), '--from-evals', str(tmp_path/'bad.jsonl'), '--out', str(tmp_path/'d'))
+    assert r4.returncode != 0 and 'bad.jsonl:1: not JSON' in r4.stderr

@@ -1,0 +1,59 @@
+"""How well two audits of the same release agree: |speedup ratio - 1| over the tasks both called ok.
+
+    python benchmarks/audit_agreement.py RUN1/evals.jsonl RUN2/evals.jsonl [--baseline eager] [--top 10]
+
+Reads the full results (`evals.jsonl`, or `evals.partial.jsonl` of an interrupted audit); prints the median and 90th
+percentile of |Δ speedup| (the harness's targets: <= 2 % and <= 5 %), the verdict changes and the largest differences."""
+import argparse, json, statistics, sys
+
+
+def load(path):
+    out = {}
+    with open(path) as f:
+        for ln, line in enumerate(f, 1):
+            if line.strip():
+                try: r = json.loads(line)
+                except json.JSONDecodeError as e: sys.exit(f"{path}:{ln}: not JSON ({e})")
+                out[r['task_id']] = r
+    return out
+
+
+def rejudge(r):
+    "The eager speedup of an ok result by the judge's rule (cudal1_nb.eval.judge), from its saved timings."
+    t = r['timings']
+    cand, paired, clean, post = (t[k]['median_ms'] for k in ('candidate', 'eager_paired', 'eager_clean', 'eager_post'))
+    ref = clean if 'ref_drift' in r['flags'] and post > clean and clean < paired else paired
+    return ref / cand if cand > 0 else None
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('a'); ap.add_argument('b')
+    ap.add_argument('--baseline', default='eager'); ap.add_argument('--top', type=int, default=10)
+    ap.add_argument('--rejudge', action='store_true', help="eager speedups from the saved timings by the judge's current rule "
+                    "(paired reference time; the clean one only when the reference got slower after the import) -- for results judged by an older rule")
+    o = ap.parse_args(argv)
+    a, b = load(o.a), load(o.b)
+    both = sorted(set(a) & set(b))
+    flips = [(t, a[t]['verdict'], b[t]['verdict']) for t in both if a[t]['verdict'] != b[t]['verdict']]
+    diffs = []
+    for t in both:
+        x, y = a[t], b[t]
+        if not x['verdict'] == y['verdict'] == 'ok': continue
+        sx, sy = [rejudge(r) if o.rejudge and o.baseline == 'eager' else (r.get('speedups') or {}).get(o.baseline) for r in (x, y)]
+        if sx and sy:
+            diffs.append((abs(sy / sx - 1), t, sx, sy, ' '.join(x['flags']), ' '.join(y['flags'])))
+    if not diffs: sys.exit("no task is ok in both runs")
+    v = sorted(d[0] for d in diffs)
+    p90 = statistics.quantiles(v, n=10)[-1] if len(v) > 1 else v[0]
+    dev = {r['device'] for r in list(a.values())[:1] + list(b.values())[:1]}
+    print(f"{len(both)} tasks in both runs ({', '.join(sorted(dev))}); {len(diffs)} ok in both; baseline {o.baseline}")
+    print(f"|Δ speedup|: median {statistics.median(v):.2%}, 90th percentile {p90:.2%}, max {v[-1]:.2%}")
+    print(f"verdict changes: {len(flips)}" + ''.join(f"\n  {t}: {x} -> {y}" for t, x, y in flips))
+    print(f"largest differences:")
+    for d, t, sx, sy, fx, fy in sorted(diffs, reverse=True)[:o.top]:
+        print(f"  {t:22s} {sx:7.3f}x {sy:7.3f}x  {d:6.1%}  [{fx}] [{fy}]")
+
+
+if __name__ == '__main__':
+    main()
