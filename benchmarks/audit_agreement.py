@@ -5,6 +5,9 @@
 Reads the full results (`evals.jsonl`, or `evals.partial.jsonl` of an interrupted audit); prints the median and 90th
 percentile of |Δ speedup| (the harness's targets: <= 2 % and <= 5 %), the verdict changes and the largest differences."""
 import argparse, json, statistics, sys
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
+from cudal1_nb.eval import speedup_reference
 
 
 def load(path):
@@ -21,9 +24,9 @@ def load(path):
 def rejudge(r):
     "The eager speedup of an ok result by the judge's rule (cudal1_nb.eval.judge), from its saved timings."
     t = r['timings']
-    cand, paired, clean, post = (t[k]['median_ms'] for k in ('candidate', 'eager_paired', 'eager_clean', 'eager_post'))
-    ref = clean if 'ref_drift' in r['flags'] and post > clean and clean < paired else paired
-    return ref / cand if cand > 0 else None
+    ms = lambda k: t[k]['median_ms']
+    ref = ms(speedup_reference(ms('eager_clean'), ms('eager_paired'), ms('eager_post'), 'ref_drift' in r['flags']))
+    return ref / ms('candidate') if ms('candidate') > 0 else None
 
 
 def main(argv=None):
