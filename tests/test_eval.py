@@ -131,3 +131,36 @@ def test_cli_audit_on_fixture_release(tmp_path, base_dir):
     (tmp_path/'bad.jsonl').write_text('{not json\n')
     r4 = cudal1('audit', str(rel), '--from-evals', str(tmp_path/'bad.jsonl'), '--out', str(tmp_path/'d'))
     assert r4.returncode != 0 and 'bad.jsonl:1: not JSON' in r4.stderr
+
+
+STATEFUL = '''import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    "Keeps a running sum of its inputs across calls (as KernelBench's stateful RNN cells keep their hidden state)."
+    def __init__(self, n):
+        super().__init__()
+        self.proj = nn.Linear(n, n)
+        self.register_buffer('acc', torch.zeros(n))
+    def forward(self, x):
+        self.acc = self.acc + x.mean(0)
+        return self.proj(x) + self.acc
+
+def get_inputs(): return [torch.randn(16, 64)]
+def get_init_inputs(): return [64]
+'''
+HONEST = STATEFUL.replace('class Model(', 'class ModelNew(').replace('self.acc = self.acc + x.mean(0)', 'self.acc += x.sum(0) / x.shape[0]')
+FORGETFUL = STATEFUL.replace('class Model(', 'class ModelNew(').replace('self.acc = self.acc + x.mean(0)\n        return self.proj(x) + self.acc',
+                                                                      'return self.proj(x) + self.acc + x.mean(0)')
+
+
+def test_stateful_reference_sees_the_candidates_call_history(base_dir):
+    "The reference that is timed and checked with the candidate has had the same calls in the same order, folded job or not."
+    from cudal1_nb.core import Task
+    t = Task('statetest', 3, 1, 'Running_Sum', STATEFUL)
+    honest, forgetful = Candidate(t.id, HONEST, name='honest'), Candidate(t.id, FORGETFUL, name='forgetful')
+    alone = evaluate(t, [honest], cfg=CFG)[0]                       # folded: reference outputs made in the candidate's job
+    both = evaluate(t, [honest, forgetful], cfg=CFG)                # a separate reference job
+    for r in (alone, both[0]):
+        assert r.verdict == 'ok' and r.meta['timed_checked'] >= CFG.min_trials, r.reason
+    assert both[1].verdict == 'incorrect' and 'seed 1' in both[1].reason, both[1].reason   # the first call agrees, the second not

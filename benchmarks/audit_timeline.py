@@ -1,0 +1,48 @@
+"""Where an audit's wall time went: how busy the device lock was, and which tasks held it longest.
+
+    python benchmarks/audit_timeline.py RUN/evals.jsonl [--top 10]
+
+Every job records when it took the run's device lock (`meta.lock_at`, seconds since the epoch) and how long it did its
+device work under it (`meta.locked_s`; a separate reference job's as `ref_lock_at`/`ref_locked_s`). The lock is
+held until the job's process has exited, so the time between one job's end of work and the next job's `lock_at` is
+process teardown or a lock nobody wanted (every job still building or preparing). Prints the span from the first
+acquisition to the last release, the device-work total, the share of the span it covers, and the longest holders."""
+import argparse, json, statistics, sys
+
+
+def holds(rows):
+    "(start, seconds, label) of every lock hold recorded in the results."
+    out = []
+    for r in rows:
+        m = r.get('meta') or {}
+        for at, s, what in ((m.get('lock_at'), m.get('locked_s'), 'candidate'), (m.get('ref_lock_at'), m.get('ref_locked_s'), 'reference')):
+            if at is not None and s is not None: out.append((float(at), float(s), f"{r['task_id']} {what}"))
+    return sorted(out)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('evals'); ap.add_argument('--top', type=int, default=10)
+    o = ap.parse_args(argv)
+    rows = []
+    with open(o.evals) as f:
+        for ln, line in enumerate(f, 1):
+            if line.strip():
+                try: rows.append(json.loads(line))
+                except json.JSONDecodeError as e: sys.exit(f"{o.evals}:{ln}: not JSON ({e})")
+    h = holds(rows)
+    if not h: sys.exit(f"{o.evals}: no result records when it held the device lock (meta.lock_at); audits before this field can't be laid out")
+    span = max(a + s for a, s, _ in h) - h[0][0]
+    work = sum(s for _, s, _ in h)
+    gaps = [b[0] - (a[0] + a[1]) for a, b in zip(h, h[1:])]
+    print(f"{len(rows)} results, {len(h)} lock holds over {span:.0f} s (first acquisition to last release of work)")
+    print(f"device work under the lock: {work:.0f} s = {work / span:.0%} of the span")
+    if gaps:
+        print(f"between holds: median {statistics.median(gaps):.2f} s, total {sum(gaps):.0f} s "
+              f"(teardown of the holder's process, or no job ready); longest {max(gaps):.1f} s")
+    print(f"longest holds:")
+    for at, s, what in sorted(h, key=lambda x: -x[1])[:o.top]:
+        print(f"  {s:7.2f} s  at +{at - h[0][0]:5.0f} s  {what}")
+
+
+if __name__ == '__main__': main()
