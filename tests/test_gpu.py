@@ -41,3 +41,15 @@ def test_cuda_verdicts_baselines_and_cache(cuda, tmp_path, monkeypatch):
     a, b = r['fused_cuda'].speedup(), again.speedup()
     assert abs(a - b) / a < 0.1, (a, b)
     print(f"first evaluation {first:.1f} s, second (cached build) {second:.1f} s; fused speedup {a:.2f}x then {b:.2f}x")
+
+
+def test_cuda_stateful_reference(cuda, tmp_path, monkeypatch):
+    "On CUDA too, a stateful model's reference and candidate compare after the same call history."
+    from test_eval import STATEFUL, HONEST, FORGETFUL
+    monkeypatch.setenv('CUDAL1_BASE_DIR', str(tmp_path))
+    t = Task('statetest', 3, 1, 'Running_Sum', STATEFUL)
+    cfg = EvalConfig(timeout=60, budget_s=0.5)
+    alone = evaluate(t, [Candidate(t.id, HONEST)], device='cuda', cfg=cfg)[0]
+    both = evaluate(t, [Candidate(t.id, HONEST), Candidate(t.id, FORGETFUL)], device='cuda', cfg=cfg)
+    assert alone.verdict == 'ok' and both[0].verdict == 'ok', (alone.reason, both[0].reason)
+    assert both[1].verdict == 'incorrect' and 'seed 1' in both[1].reason, both[1].reason
