@@ -164,3 +164,26 @@ def test_stateful_reference_sees_the_candidates_call_history(base_dir):
     for r in (alone, both[0]):
         assert r.verdict == 'ok' and r.meta['timed_checked'] >= CFG.min_trials, r.reason
     assert both[1].verdict == 'incorrect' and 'seed 1' in both[1].reason, both[1].reason   # the first call agrees, the second not
+
+
+BROKEN_BUILD = '''from torch.utils.cpp_extension import load_inline
+try:
+    _ext = load_inline(name='cudal1_test_broken', cpp_sources='torch::Tensor twice(torch::Tensor x) { return x * not_declared_anywhere; }',
+                       functions=['twice'])
+except Exception as e:
+    print('the build failed; falling back to PyTorch:', e); _ext = None
+'''
+
+
+def test_failed_build_is_flagged_and_not_retried(base_dir):
+    "A candidate whose extension fails to build and that falls back to PyTorch is measured, flagged, and its build is not paid for twice."
+    t = _task('minibench/L2/3')
+    good = next(v for v in minibench_variants(t) if not v.meta['cpp'])
+    c = Candidate(t.id, BROKEN_BUILD + good.code, name='broken-build')
+    first = evaluate(t, [c], cfg=CFG)[0]
+    assert first.verdict == 'ok' and 'build_failed' in first.flags and 'what ran is its fallback' in first.reason, (first.reason, first.flags)
+    assert 'not_declared_anywhere' in first.meta['build_errors']['cudal1_test_broken']
+    assert json.loads((ext_dir(c.code)/'builds.json').read_text())   # recorded for the next evaluation
+    again = evaluate(t, [c], cfg=CFG)[0]
+    assert again.verdict == 'ok' and again.meta['build_errors'] == first.meta['build_errors']
+    assert first.meta['build_s'] > 3 * again.meta['build_s'], (first.meta['build_s'], again.meta['build_s'])   # the compiler ran once
