@@ -4,13 +4,15 @@ import torch.nn as nn
 from torch.utils.cpp_extension import load_inline
 
 _cpp_src = r"""
-#include <torch/extension.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/empty.h>
+#include <torch/csrc/utils/pybind.h>
 
-torch::Tensor sqdist(torch::Tensor x, torch::Tensor c) {
+at::Tensor sqdist(at::Tensor x, at::Tensor c) {
     x = x.contiguous();
     c = c.contiguous();
     const int64_t n = x.size(0), m = c.size(0), d = x.size(1);
-    auto out = torch::empty({n, m}, x.options());
+    auto out = at::empty({n, m}, x.options());
     const float* xp = x.data_ptr<float>();
     const float* cp = c.data_ptr<float>();
     float* op = out.data_ptr<float>();
@@ -36,12 +38,14 @@ torch::Tensor sqdist(torch::Tensor x, torch::Tensor c) {
     }
     return out;
 }
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("sqdist", &sqdist); }
 """
 
 _ext = load_inline(
     name="mb_l1_2_direct_cpp",
     cpp_sources=_cpp_src,
-    functions=["sqdist"],
+    no_implicit_headers=True,
     extra_cflags=["-O3"],
     verbose=False,
 )

@@ -4,7 +4,10 @@ import torch.nn as nn
 from torch.utils.cpp_extension import load_inline
 
 _cpp_src = r"""
-#include <torch/extension.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/empty.h>
+#include <ATen/Parallel.h>
+#include <torch/csrc/utils/pybind.h>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -62,10 +65,10 @@ MB_CLONES void lse_rows(const float* xp, float* op, int64_t begin, int64_t end, 
     }
 }
 
-torch::Tensor row_lse(torch::Tensor x) {
+at::Tensor row_lse(at::Tensor x) {
     x = x.contiguous();
     const int64_t rows = x.size(0), cols = x.size(1);
-    auto out = torch::empty({rows}, x.options());
+    auto out = at::empty({rows}, x.options());
     const float* xp = x.data_ptr<float>();
     float* op = out.data_ptr<float>();
     at::parallel_for(0, rows, 1, [&](int64_t begin, int64_t end) {
@@ -73,12 +76,14 @@ torch::Tensor row_lse(torch::Tensor x) {
     });
     return out;
 }
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("row_lse", &row_lse); }
 """
 
 _ext = load_inline(
     name="mb_l1_3_fused_cpp",
     cpp_sources=_cpp_src,
-    functions=["row_lse"],
+    no_implicit_headers=True,
     extra_cflags=["-O3", "-fno-trapping-math", "-fno-math-errno"],
     verbose=False,
 )

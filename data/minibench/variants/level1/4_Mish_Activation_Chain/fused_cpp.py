@@ -4,7 +4,10 @@ import torch.nn as nn
 from torch.utils.cpp_extension import load_inline
 
 _cpp_src = r"""
-#include <torch/extension.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/empty_like.h>
+#include <ATen/Parallel.h>
+#include <torch/csrc/utils/pybind.h>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -50,9 +53,9 @@ MB_CLONES void mish_range(const float* __restrict xp, float* __restrict op, int6
     }
 }
 
-torch::Tensor mish_fused(torch::Tensor x) {
+at::Tensor mish_fused(at::Tensor x) {
     x = x.contiguous();
-    auto out = torch::empty_like(x);
+    auto out = at::empty_like(x);
     const float* xp = x.data_ptr<float>();
     float* op = out.data_ptr<float>();
     at::parallel_for(0, x.numel(), 16384, [&](int64_t begin, int64_t end) {
@@ -60,12 +63,14 @@ torch::Tensor mish_fused(torch::Tensor x) {
     });
     return out;
 }
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("mish_fused", &mish_fused); }
 """
 
 _ext = load_inline(
     name="mb_l1_4_fused_cpp",
     cpp_sources=_cpp_src,
-    functions=["mish_fused"],
+    no_implicit_headers=True,
     extra_cflags=["-O3", "-fno-trapping-math", "-fno-math-errno"],
     verbose=False,
 )

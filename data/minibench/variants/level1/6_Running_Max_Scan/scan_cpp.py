@@ -4,12 +4,15 @@ import torch.nn as nn
 from torch.utils.cpp_extension import load_inline
 
 _cpp_src = r"""
-#include <torch/extension.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/empty_like.h>
+#include <ATen/Parallel.h>
+#include <torch/csrc/utils/pybind.h>
 
-torch::Tensor running_max(torch::Tensor x) {
+at::Tensor running_max(at::Tensor x) {
     x = x.contiguous();
     const int64_t rows = x.size(0), cols = x.size(1);
-    auto out = torch::empty_like(x);
+    auto out = at::empty_like(x);
     const float* xp = x.data_ptr<float>();
     float* op = out.data_ptr<float>();
     at::parallel_for(0, rows, 1, [&](int64_t begin, int64_t end) {
@@ -27,12 +30,14 @@ torch::Tensor running_max(torch::Tensor x) {
     });
     return out;
 }
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("running_max", &running_max); }
 """
 
 _ext = load_inline(
     name="mb_l1_6_scan_cpp",
     cpp_sources=_cpp_src,
-    functions=["running_max"],
+    no_implicit_headers=True,
     extra_cflags=["-O3"],
     verbose=False,
 )

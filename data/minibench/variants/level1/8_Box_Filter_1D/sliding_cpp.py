@@ -4,7 +4,10 @@ import torch.nn as nn
 from torch.utils.cpp_extension import load_inline
 
 _cpp_src = r"""
-#include <torch/extension.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/empty.h>
+#include <ATen/Parallel.h>
+#include <torch/csrc/utils/pybind.h>
 
 // Rows are processed in groups of 8 so that 8 independent running sums advance together
 // (breaks the add-latency chain of a single running sum; the u-loop vectorises).
@@ -39,10 +42,10 @@ static void box_rows(const float* xp, float* op, int64_t r0, int64_t r1, int64_t
     }
 }
 
-torch::Tensor box_filter(torch::Tensor x, int64_t k) {
+at::Tensor box_filter(at::Tensor x, int64_t k) {
     x = x.contiguous();
     const int64_t rows = x.size(0), len = x.size(1), out_len = len - k + 1;
-    auto out = torch::empty({rows, out_len}, x.options());
+    auto out = at::empty({rows, out_len}, x.options());
     const float* xp = x.data_ptr<float>();
     float* op = out.data_ptr<float>();
     at::parallel_for(0, rows, 8, [&](int64_t begin, int64_t end) {
@@ -50,12 +53,14 @@ torch::Tensor box_filter(torch::Tensor x, int64_t k) {
     });
     return out;
 }
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("box_filter", &box_filter); }
 """
 
 _ext = load_inline(
     name="mb_l1_8_sliding_cpp",
     cpp_sources=_cpp_src,
-    functions=["box_filter"],
+    no_implicit_headers=True,
     extra_cflags=["-O3"],
     verbose=False,
 )

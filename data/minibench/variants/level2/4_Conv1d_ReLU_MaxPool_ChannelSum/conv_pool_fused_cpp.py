@@ -4,8 +4,10 @@ import torch.nn as nn
 from torch.utils.cpp_extension import load_inline
 
 _cpp = r"""
-#include <torch/extension.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/empty.h>
 #include <ATen/Parallel.h>
+#include <torch/csrc/utils/pybind.h>
 #include <vector>
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
@@ -66,14 +68,14 @@ MB_CLONES static void pool_relu_acc(const float* __restrict y, float* __restrict
     }
 }
 
-torch::Tensor conv_relu_pool_sum(torch::Tensor x, torch::Tensor weight, torch::Tensor bias, int64_t pad, int64_t pool) {
+at::Tensor conv_relu_pool_sum(at::Tensor x, at::Tensor weight, at::Tensor bias, int64_t pad, int64_t pool) {
     x = x.contiguous(); weight = weight.contiguous(); bias = bias.contiguous();
     const int64_t B = x.size(0), Cin = x.size(1), L = x.size(2);
     const int64_t Cout = weight.size(0), K = weight.size(2);
     const int64_t Lc = L + 2 * pad - K + 1;          // conv output length
     const int64_t Lo = Lc / pool;                    // pooled length (floor, like max_pool1d)
     const int64_t Lp2 = L + 2 * pad;
-    auto out = torch::empty({B, Lo}, x.options());
+    auto out = at::empty({B, Lo}, x.options());
     const float* xptr = x.data_ptr<float>();
     const float* wptr = weight.data_ptr<float>();
     const float* bptr = bias.data_ptr<float>();
@@ -97,12 +99,14 @@ torch::Tensor conv_relu_pool_sum(torch::Tensor x, torch::Tensor weight, torch::T
     });
     return out;
 }
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("conv_relu_pool_sum", &conv_relu_pool_sum); }
 """
 
 _ext = load_inline(
     name="mb_l2_4_conv_pool_fused_cpp",
     cpp_sources=_cpp,
-    functions=["conv_relu_pool_sum"],
+    no_implicit_headers=True,
     extra_cflags=["-O3"],
     verbose=False,
 )

@@ -5,15 +5,17 @@ import torch.nn as nn
 from torch.utils.cpp_extension import load_inline
 
 _cpp = r"""
-#include <torch/extension.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/empty.h>
 #include <ATen/Parallel.h>
+#include <torch/csrc/utils/pybind.h>
 #include <cmath>
 #include <algorithm>
 
-torch::Tensor matvec_tanh_l2(torch::Tensor A, torch::Tensor v, torch::Tensor bias, double eps, double radius) {
+at::Tensor matvec_tanh_l2(at::Tensor A, at::Tensor v, at::Tensor bias, double eps, double radius) {
     A = A.contiguous(); v = v.contiguous(); bias = bias.contiguous();
     const int64_t B = A.size(0), M = A.size(1), N = A.size(2);
-    auto out = torch::empty({B, M}, A.options());
+    auto out = at::empty({B, M}, A.options());
     const float* ap = A.data_ptr<float>();
     const float* vp = v.data_ptr<float>();
     const float* bp = bias.data_ptr<float>();
@@ -41,12 +43,14 @@ torch::Tensor matvec_tanh_l2(torch::Tensor A, torch::Tensor v, torch::Tensor bia
     });
     return out;
 }
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("matvec_tanh_l2", &matvec_tanh_l2); }
 """
 
 _ext = load_inline(
     name="mb_l2_6_fused_cpp",
     cpp_sources=_cpp,
-    functions=["matvec_tanh_l2"],
+    no_implicit_headers=True,
     extra_cflags=["-O3"],
     verbose=False,
 )

@@ -4,14 +4,16 @@ import torch.nn as nn
 from torch.utils.cpp_extension import load_inline
 
 _cpp = r"""
-#include <torch/extension.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/empty_like.h>
 #include <ATen/Parallel.h>
+#include <torch/csrc/utils/pybind.h>
 
-torch::Tensor affine_clamp_scale(torch::Tensor x, torch::Tensor a, torch::Tensor b, torch::Tensor c,
-                                 double lo, double hi) {
+at::Tensor affine_clamp_scale(at::Tensor x, at::Tensor a, at::Tensor b, at::Tensor c,
+                              double lo, double hi) {
     x = x.contiguous(); a = a.contiguous(); b = b.contiguous(); c = c.contiguous();
     const int64_t B = x.size(0), C = x.size(1), L = x.size(2);
-    auto out = torch::empty_like(x);
+    auto out = at::empty_like(x);
     const float* xp = x.data_ptr<float>();
     const float* ap = a.data_ptr<float>();
     const float* bp = b.data_ptr<float>();
@@ -34,12 +36,14 @@ torch::Tensor affine_clamp_scale(torch::Tensor x, torch::Tensor a, torch::Tensor
     });
     return out;
 }
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("affine_clamp_scale", &affine_clamp_scale); }
 """
 
 _ext = load_inline(
     name="mb_l2_7_fused_cpp",
     cpp_sources=_cpp,
-    functions=["affine_clamp_scale"],
+    no_implicit_headers=True,
     extra_cflags=["-O3"],
     verbose=False,
 )

@@ -4,17 +4,19 @@ import torch.nn as nn
 from torch.utils.cpp_extension import load_inline
 
 _cpp_src = r"""
-#include <torch/extension.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/empty.h>
+#include <torch/csrc/utils/pybind.h>
 #include <cmath>
 
-torch::Tensor elman_naive(torch::Tensor x, torch::Tensor h0, torch::Tensor wih, torch::Tensor bih,
-                          torch::Tensor whh, torch::Tensor bhh) {
+at::Tensor elman_naive(at::Tensor x, at::Tensor h0, at::Tensor wih, at::Tensor bih,
+                       at::Tensor whh, at::Tensor bhh) {
     x = x.contiguous(); h0 = h0.contiguous(); wih = wih.contiguous(); bih = bih.contiguous();
     whh = whh.contiguous(); bhh = bhh.contiguous();
     const int64_t B = x.size(0), T = x.size(1), I = x.size(2), H = whh.size(0);
-    auto out = torch::empty({B, T, H}, x.options());
+    auto out = at::empty({B, T, H}, x.options());
     auto hbuf = h0.clone();
-    auto nbuf = torch::empty({B, H}, x.options());
+    auto nbuf = at::empty({B, H}, x.options());
     const float* X = x.data_ptr<float>();
     const float* Wi = wih.data_ptr<float>(); const float* bi = bih.data_ptr<float>();
     const float* Wh = whh.data_ptr<float>(); const float* bh = bhh.data_ptr<float>();
@@ -42,12 +44,14 @@ torch::Tensor elman_naive(torch::Tensor x, torch::Tensor h0, torch::Tensor wih, 
     }
     return out;
 }
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("elman_naive", &elman_naive); }
 """
 
 _ext = load_inline(
     name="mb_l3_3_naive_cpp",
     cpp_sources=_cpp_src,
-    functions=["elman_naive"],
+    no_implicit_headers=True,
     extra_cflags=["-O3"],
     verbose=False,
 )

@@ -4,13 +4,15 @@ import torch.nn as nn
 from torch.utils.cpp_extension import load_inline
 
 _cpp_src = r"""
-#include <torch/extension.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/empty.h>
+#include <torch/csrc/utils/pybind.h>
 #include <algorithm>
 
-static torch::Tensor conv1d_naive(const torch::Tensor& x, const torch::Tensor& w, const torch::Tensor& b, int64_t pad) {
+static at::Tensor conv1d_naive(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b, int64_t pad) {
     const int64_t B = x.size(0), C = x.size(1), L = x.size(2), O = w.size(0), K = w.size(2);
     const int64_t Lo = L + 2 * pad - K + 1;
-    auto y = torch::empty({B, O, Lo}, x.options());
+    auto y = at::empty({B, O, Lo}, x.options());
     const float* X = x.data_ptr<float>(); const float* W = w.data_ptr<float>(); const float* bb = b.data_ptr<float>();
     float* Y = y.data_ptr<float>();
     for (int64_t n = 0; n < B; ++n)
@@ -27,13 +29,13 @@ static torch::Tensor conv1d_naive(const torch::Tensor& x, const torch::Tensor& w
     return y;
 }
 
-torch::Tensor cnn_forward(torch::Tensor x, torch::Tensor w1, torch::Tensor b1, int64_t pad1,
-                          torch::Tensor w2, torch::Tensor b2, int64_t pad2, torch::Tensor wf, torch::Tensor bf) {
+at::Tensor cnn_forward(at::Tensor x, at::Tensor w1, at::Tensor b1, int64_t pad1,
+                       at::Tensor w2, at::Tensor b2, int64_t pad2, at::Tensor wf, at::Tensor bf) {
     x = x.contiguous(); w1 = w1.contiguous(); b1 = b1.contiguous(); w2 = w2.contiguous(); b2 = b2.contiguous();
     wf = wf.contiguous(); bf = bf.contiguous();
     auto h1 = conv1d_naive(x, w1, b1, pad1);
     const int64_t B = h1.size(0), C = h1.size(1), L1 = h1.size(2), Lp = L1 / 2;
-    auto p = torch::empty({B, C, Lp}, x.options());
+    auto p = at::empty({B, C, Lp}, x.options());
     const float* H1 = h1.data_ptr<float>(); float* P = p.data_ptr<float>();
     for (int64_t i = 0; i < B * C; ++i)
         for (int64_t l = 0; l < Lp; ++l) {
@@ -42,14 +44,14 @@ torch::Tensor cnn_forward(torch::Tensor x, torch::Tensor w1, torch::Tensor b1, i
         }
     auto h2 = conv1d_naive(p, w2, b2, pad2);
     const int64_t F = h2.size(1), L2 = h2.size(2), NC = wf.size(0);
-    auto g = torch::empty({B, F}, x.options());
+    auto g = at::empty({B, F}, x.options());
     const float* H2 = h2.data_ptr<float>(); float* G = g.data_ptr<float>();
     for (int64_t i = 0; i < B * F; ++i) {
         float s = 0.f;
         for (int64_t l = 0; l < L2; ++l) s += H2[i * L2 + l];
         G[i] = s / (float)L2;
     }
-    auto out = torch::empty({B, NC}, x.options());
+    auto out = at::empty({B, NC}, x.options());
     const float* WF = wf.data_ptr<float>(); const float* BF = bf.data_ptr<float>(); float* O = out.data_ptr<float>();
     for (int64_t n = 0; n < B; ++n)
         for (int64_t j = 0; j < NC; ++j) {
@@ -59,12 +61,14 @@ torch::Tensor cnn_forward(torch::Tensor x, torch::Tensor w1, torch::Tensor b1, i
         }
     return out;
 }
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("cnn_forward", &cnn_forward); }
 """
 
 _ext = load_inline(
     name="mb_l3_4_naive_cpp",
     cpp_sources=_cpp_src,
-    functions=["cnn_forward"],
+    no_implicit_headers=True,
     extra_cflags=["-O3"],
     verbose=False,
 )

@@ -4,17 +4,20 @@ import torch.nn as nn
 from torch.utils.cpp_extension import load_inline
 
 _cpp_src = r"""
-#include <torch/extension.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/zeros.h>
+#include <torch/csrc/utils/pybind.h>
 #include <cmath>
 #include <vector>
+#include <algorithm>
 
-torch::Tensor moe_naive(torch::Tensor x, torch::Tensor wg, torch::Tensor bg, torch::Tensor w1, torch::Tensor b1,
-                        torch::Tensor w2, torch::Tensor b2) {
+at::Tensor moe_naive(at::Tensor x, at::Tensor wg, at::Tensor bg, at::Tensor w1, at::Tensor b1,
+                     at::Tensor w2, at::Tensor b2) {
     // x (N, D); wg (E, D); bg (E); w1 (E, H, D); b1 (E, H); w2 (E, D, H); b2 (E, D)
     x = x.contiguous(); wg = wg.contiguous(); bg = bg.contiguous(); w1 = w1.contiguous(); b1 = b1.contiguous();
     w2 = w2.contiguous(); b2 = b2.contiguous();
     const int64_t N = x.size(0), D = x.size(1), E = w1.size(0), H = w1.size(1);
-    auto out = torch::zeros({N, D}, x.options());
+    auto out = at::zeros({N, D}, x.options());
     const float* X = x.data_ptr<float>(); const float* WG = wg.data_ptr<float>(); const float* BG = bg.data_ptr<float>();
     const float* W1 = w1.data_ptr<float>(); const float* B1 = b1.data_ptr<float>();
     const float* W2 = w2.data_ptr<float>(); const float* B2 = b2.data_ptr<float>();
@@ -50,12 +53,14 @@ torch::Tensor moe_naive(torch::Tensor x, torch::Tensor wg, torch::Tensor bg, tor
     }
     return out;
 }
+
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("moe_naive", &moe_naive); }
 """
 
 _ext = load_inline(
     name="mb_l3_7_naive_cpp",
     cpp_sources=_cpp_src,
-    functions=["moe_naive"],
+    no_implicit_headers=True,
     extra_cflags=["-O3"],
     verbose=False,
 )
