@@ -187,3 +187,13 @@ def test_failed_build_is_flagged_and_not_retried(base_dir):
     again = evaluate(t, [c], cfg=CFG)[0]
     assert again.verdict == 'ok' and again.meta['build_errors'] == first.meta['build_errors']
     assert first.meta['build_s'] > 3 * again.meta['build_s'], (first.meta['build_s'], again.meta['build_s'])   # the compiler ran once
+
+
+def test_precision_downgrade_is_flagged(base_dir):
+    "Outputs that pass atol=rtol=1e-2 but carry fp16/bf16 rounding are flagged `precision`; the honest variants are not."
+    t = _task('minibench/L2/3')
+    good = [v for v in minibench_variants(t) if not v.meta['cpp']]
+    low = {k: Candidate(t.id, _wrap(good[0].code, f'        return out.to(torch.{k}).to(out.dtype)'), name=k) for k in ('float16', 'bfloat16')}
+    res = dict(zip([c.name for c in good + list(low.values())], evaluate(t, good + list(low.values()), cfg=CFG)))
+    for k in low: assert res[k].verdict == 'ok' and 'precision' in res[k].flags and res[k].meta['err_ratio'] > 100, (k, res[k].reason, res[k].meta.get('err_ratio'))
+    for g in good: assert 'precision' not in res[g.name].flags and res[g.name].meta['err_ratio'] < 10, (g.name, res[g.name].meta.get('err_ratio'))
