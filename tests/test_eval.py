@@ -197,3 +197,17 @@ def test_precision_downgrade_is_flagged(base_dir):
     res = dict(zip([c.name for c in good + list(low.values())], evaluate(t, good + list(low.values()), cfg=CFG)))
     for k in low: assert res[k].verdict == 'ok' and 'precision' in res[k].flags and res[k].meta['err_ratio'] > 100, (k, res[k].reason, res[k].meta.get('err_ratio'))
     for g in good: assert 'precision' not in res[g.name].flags and res[g.name].meta['err_ratio'] < 10, (g.name, res[g.name].meta.get('err_ratio'))
+
+
+def test_timer_and_check_tampering_is_a_cheat(base_dir):
+    "Candidates that replace the clock or the comparison (at import, or inside forward) get verdict cheat, naming what they replaced."
+    t = _task('minibench/L2/3')
+    good = next(v for v in minibench_variants(t) if not v.meta['cpp'])
+    at_import = Candidate(t.id, 'import time\n_real = time.perf_counter\ntime.perf_counter = lambda: _real() * 0.5\n' + good.code, name='clock')
+    in_forward = Candidate(t.id, _wrap(good.code, '        import torch\n        torch.allclose = lambda *a, **k: True\n        return out'), name='allclose')
+    via_module = Candidate(t.id, _wrap(good.code, '        import sys\n        sys.modules["cudal1_nb.eval"]._Timer.__call__ = lambda self, fn, xs: (fn(*xs), 1e-6)\n        return out'), name='harness')
+    res = evaluate(t, [good, at_import, in_forward, via_module], cfg=CFG)
+    assert res[0].verdict == 'ok', res[0].reason
+    want = {1: 'time.perf_counter', 2: 'torch.allclose', 3: 'eval._Timer.__call__'}
+    for i, name in want.items():
+        assert res[i].verdict == 'cheat' and name in res[i].reason and 'tamper' in res[i].flags, (i, res[i].verdict, res[i].reason)
