@@ -4,21 +4,16 @@
 
 Reads the full results (`evals.jsonl`, or `evals.partial.jsonl` of an interrupted audit); prints the median and 90th
 percentile of |Δ speedup| (the harness's targets: <= 2 % and <= 5 %), the verdict changes and the largest differences."""
-import argparse, json, statistics, sys
+import argparse, statistics, sys
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
 from cudal1_nb.eval import speedup_reference
+from cudal1_nb.audit import read_evals
 
 
 def load(path):
-    out = {}
-    with open(path) as f:
-        for ln, line in enumerate(f, 1):
-            if line.strip():
-                try: r = json.loads(line)
-                except json.JSONDecodeError as e: sys.exit(f"{path}:{ln}: not JSON ({e})")
-                out[r['task_id']] = r
-    return out
+    try: return {r['task_id']: r for r in read_evals(path)}
+    except ValueError as e: sys.exit(str(e))
 
 
 def rejudge(r):

@@ -7,7 +7,10 @@ device work under it (`meta.locked_s`; a separate reference job's as `ref_lock_a
 held until the job's process has exited, so the time between one job's end of work and the next job's `lock_at` is
 process teardown or a lock nobody wanted (every job still building or preparing). Prints the span from the first
 acquisition to the last release, the device-work total, the share of the span it covers, and the longest holders."""
-import argparse, json, statistics, sys
+import argparse, statistics, sys
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
+from cudal1_nb.audit import read_evals
 
 
 def holds(rows):
@@ -24,12 +27,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('evals'); ap.add_argument('--top', type=int, default=10)
     o = ap.parse_args(argv)
-    rows = []
-    with open(o.evals) as f:
-        for ln, line in enumerate(f, 1):
-            if line.strip():
-                try: rows.append(json.loads(line))
-                except json.JSONDecodeError as e: sys.exit(f"{o.evals}:{ln}: not JSON ({e})")
+    try: rows = read_evals(o.evals)
+    except ValueError as e: sys.exit(str(e))
     h = holds(rows)
     if not h: sys.exit(f"{o.evals}: no result records when it held the device lock (meta.lock_at); audits before this field can't be laid out")
     span = max(a + s for a, s, _ in h) - h[0][0]
@@ -40,7 +39,7 @@ def main(argv=None):
     if gaps:
         print(f"between holds: median {statistics.median(gaps):.2f} s, total {sum(gaps):.0f} s "
               f"(teardown of the holder's process, or no job ready); longest {max(gaps):.1f} s")
-    print(f"longest holds:")
+    print("longest holds:")
     for at, s, what in sorted(h, key=lambda x: -x[1])[:o.top]:
         print(f"  {s:7.2f} s  at +{at - h[0][0]:5.0f} s  {what}")
 
