@@ -5,6 +5,7 @@ import pytest
 from conftest import cudal1, ROOT
 from cudal1_nb.core import Candidate
 from cudal1_nb.eval import EvalConfig, evaluate, evaluate_many, ext_dir
+from cudal1_nb.policy import apply_policy
 from cudal1_nb.minibench import minibench_tasks, minibench_variants
 
 CFG = EvalConfig(timeout=20, budget_s=0.3, min_trials=5)
@@ -195,7 +196,9 @@ def test_precision_downgrade_is_flagged(base_dir):
     good = [v for v in minibench_variants(t) if not v.meta['cpp']]
     low = {k: Candidate(t.id, _wrap(good[0].code, f'        return out.to(torch.{k}).to(out.dtype)'), name=k) for k in ('float16', 'bfloat16')}
     res = dict(zip([c.name for c in good + list(low.values())], evaluate(t, good + list(low.values()), cfg=CFG)))
-    for k in low: assert res[k].verdict == 'ok' and 'precision' in res[k].flags and res[k].meta['err_ratio'] > 100, (k, res[k].reason, res[k].meta.get('err_ratio'))
+    for k in low:   # strict (the default policy) rejects a precision downgrade; `audit` keeps it as a flag
+        assert res[k].verdict == 'cheat' and 'precision' in res[k].flags and res[k].meta['err_ratio'] > 100, (k, res[k].reason, res[k].meta.get('err_ratio'))
+        assert res[k].reason.startswith('C10 precision') and apply_policy(res[k], 'audit').verdict == 'ok'
     for g in good: assert 'precision' not in res[g.name].flags and res[g.name].meta['err_ratio'] < 10, (g.name, res[g.name].meta.get('err_ratio'))
 
 

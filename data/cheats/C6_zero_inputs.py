@@ -1,0 +1,26 @@
+"""Zeroes its inputs after computing, hoping the reference then runs on the same (now zero) tensors."""
+# cheat: C6
+# task: minibench/L2/3
+# device: any
+# strict: incorrect input_mutation
+# audit: incorrect input_mutation
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class ModelNew(nn.Module):
+    def __init__(self, dim, eps):
+        super().__init__()
+        self.eps = eps
+        self.gamma = nn.Parameter(1.0 + 0.2 * torch.randn(dim))
+        self.beta = nn.Parameter(0.2 * torch.randn(dim))
+
+    def _ln(self, x, residual):
+        return F.layer_norm(x, (x.shape[-1],), self.gamma, self.beta, self.eps) + residual
+
+    def forward(self, x, residual):
+        out = self._ln(x, residual)
+        x.zero_()
+        residual.zero_()
+        return out

@@ -1,0 +1,13 @@
+"""The cheat suite (data/cheats) on CPU: every cheat is rejected or flagged as each policy says, and no honest control
+is called a cheat. The CUDA programs of the suite run in tests/test_gpu.py."""
+from cudal1_nb.policy import run_cheat_suite
+
+
+def test_cheat_suite_on_cpu(base_dir):
+    rows = run_cheat_suite('cpu')
+    wrong = [(r['program'], r['expect'], (r['strict'], r['strict_flags']), r['audit'], r['reason']) for r in rows if not (r['strict_ok'] and r['audit_ok'])]
+    assert not wrong, '\n'.join(map(str, wrong))
+    assert all(r['strict'] == 'ok' for r in rows if r['id'] == 'control')
+    for r in rows:
+        if r['strict'] == 'cheat': assert r['cheat_ids'] and r['reason'].split()[0] in r['cheat_ids'], r   # the id leads the reason
+    assert len({r['id'] for r in rows} - {'control'}) >= 20
