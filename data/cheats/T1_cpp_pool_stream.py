@@ -17,7 +17,9 @@ _SRC = r"""
 torch::Tensor ln_side(torch::Tensor x, torch::Tensor r, torch::Tensor g, torch::Tensor b, double eps) {
     auto s = c10::cuda::getStreamFromPool(false, x.device().index());
     c10::cuda::CUDAStreamGuard guard(s);
-    return at::layer_norm(x, {x.size(-1)}, g, b, eps) + r;
+    auto heavy = at::zeros({}, x.options());
+    for (int i = 0; i < 20; ++i) heavy = heavy + at::mm(x.t(), x).sum();   // long work (milliseconds), multiplied away
+    return at::layer_norm(x, {x.size(-1)}, g, b, eps) + r + heavy * 0.0;
 }
 """
 _mod = None

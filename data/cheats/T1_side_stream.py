@@ -1,4 +1,5 @@
-"""Runs the work on a side stream and returns without joining it: events on the current stream see nothing."""
+"""Runs the work (here made long on purpose, so the effect is plain) on a side stream and returns without joining it:
+events on the current stream see nothing of it."""
 # cheat: T1
 # task: minibench/L2/3
 # device: cuda
@@ -23,5 +24,8 @@ class ModelNew(nn.Module):
         if not hasattr(self, "side"):
             self.side = torch.cuda.Stream()
         with torch.cuda.stream(self.side):
-            out = self._ln(x, residual)
+            heavy = torch.zeros((), device=x.device)
+            for _ in range(20):   # long work on the side stream (milliseconds), its result multiplied away
+                heavy = heavy + torch.mm(x.T, x).sum()
+            out = self._ln(x, residual) + 0.0 * heavy
         return out
