@@ -217,3 +217,30 @@ def test_timer_and_check_tampering_is_a_cheat(base_dir):
     want = {1: 'time.perf_counter', 2: 'torch.allclose', 3: 'eval._Timer.__call__'}
     for i, name in want.items():
         assert res[i].verdict == 'cheat' and name in res[i].reason and 'tamper' in res[i].flags, (i, res[i].verdict, res[i].reason)
+
+
+RETURNS_STATE = '''import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    "An RNN cell that returns its hidden state, kept as a plain attribute (KernelBench L3/34 does this)."
+    def __init__(self, n):
+        super().__init__()
+        self.cell = nn.Linear(2 * n, n)
+        self.hidden = torch.zeros(8, n)
+    def forward(self, x):
+        self.hidden = torch.tanh(self.cell(torch.cat([x, self.hidden.to(x.device)], dim=1)))
+        return self.hidden
+
+def get_inputs(): return [torch.randn(8, 32)]
+def get_init_inputs(): return [32]
+'''
+
+
+def test_reference_returning_its_state_is_not_poisoned(base_dir):
+    "Reference outputs are overwritten with NaN before they are freed (C7), except when the model still holds them."
+    from cudal1_nb.core import Task
+    t = Task('statetest', 3, 2, 'Returns_State', RETURNS_STATE)
+    honest = RETURNS_STATE.replace('class Model(', 'class ModelNew(').replace('torch.cat([x, self.hidden.to(x.device)], dim=1)', 'torch.cat((x, self.hidden.to(x.device)), 1)')
+    res = evaluate(t, [Candidate(t.id, honest, name='a'), Candidate(t.id, honest + '\n', name='b')], cfg=CFG)   # two candidates: a separate reference job
+    for r in res: assert r.verdict == 'ok' and r.meta['timed_checked'] >= CFG.min_trials, r.reason
