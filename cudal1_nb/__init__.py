@@ -2,6 +2,7 @@
 
 Modules:
 
+- `cudal1_nb.analysis`: Speedup statistics over any set of evaluations and any baseline: the paper's (mean with missing tasks counted as 1.0x, max, quartiles, success and >1.01x counts) beside honest ones (n, geometric mean, median, mean without the top task, bootstrap confidence intervals, misses and incorrect counted), per level and overall; and the check of the paper's published per-GPU means against the release files.
 - `cudal1_nb.audit`: Re-measure a CUDA-L1 release on your own device with the harness: every task's published score beside the measured speedup per baseline, the verdict and its reason -- into the variant store and to JSONL/CSV.
 - `cudal1_nb.cli`: `cudal1`, the command-line entry point: list and validate tasks, download the public data, manage the variant store, and run the embedded default pipeline.
 - `cudal1_nb.download`: Fetch CUDA-L1's released kernels and KernelBench's task files from their public GitHub locations, cached under the base directory.
