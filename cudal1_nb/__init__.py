@@ -11,6 +11,7 @@ Modules:
 - `cudal1_nb.pipeline`: `cudal1 run`: the main job on the embedded default -- validate the bundled mini-suite, evaluate every variant with the harness, and record everything in the variant store and a run directory.
 - `cudal1_nb.policy`: The anti-cheat policy: which dynamic check or static finding rejects a candidate (verdict `cheat`) and which only warns (a flag), each named by its catalog id; the baseline a flagged candidate is measured against; the reward; and what the harness does not protect against.
 - `cudal1_nb.static`: An AST scanner over a candidate's source for the patterns of known reward hacks: streams, threads, processes, ctypes, monkey-patching of torch or time, frame and gc walking, file and network access, dynamic code, redefined size constants, tensor subclasses, CUDA graphs, backend flags -- each finding named by its catalog id.
-- `cudal1_nb.tasks`: Load KernelBench-format tasks from a directory, a CUDA-L1 release file or the bundled mini-suite, and validate each one in a sandboxed process."""
+- `cudal1_nb.tasks`: Load KernelBench-format tasks from a directory, a CUDA-L1 release file or the bundled mini-suite, and validate each one in a sandboxed process.
+- `cudal1_nb.widgets`: The kernel-variant browser and the per-task leaderboard (ipywidgets), fed from the variant store: a task's reference and variants side by side with a diff, each variant's speedups per baseline and device, its verdict, flags and lineage."""
 
 __version__ = "0.1.0"
