@@ -39,3 +39,18 @@ def test_report_on_audit_results_and_bad_input(tmp_path):
     bad = tmp_path/'bad.jsonl'; bad.write_text('{"x": 1}\n')
     p = cudal1('report', str(bad))
     assert p.returncode == 2 and 'neither a CUDA-L1 release' in p.stderr
+
+
+def test_report_on_a_pipeline_run(tmp_path):
+    "A `cudal1 run` directory: each task's fastest correct variant is its result."
+    from cudal1_nb.core import EvalResult
+    from cudal1_nb.analysis import source_results
+    rows = [dict(EvalResult('a', 'minibench/L1/1', 'ok', True, speedups={'eager': 2.0}).to_dict(), variant='slow'),
+            dict(EvalResult('b', 'minibench/L1/1', 'ok', True, speedups={'eager': 3.0}).to_dict(), variant='fast'),
+            dict(EvalResult('c', 'minibench/L1/2', 'incorrect', False).to_dict(), variant='bad')]
+    (tmp_path/'results.jsonl').write_text(''.join(json.dumps(r) + '\n' for r in rows))
+    label, rs = source_results(tmp_path)
+    assert label == f'run:{tmp_path.name}' and {r.task_id: r.meta['variant'] for r in rs} == {'minibench/L1/1': 'fast', 'minibench/L1/2': 'bad'}
+    p = cudal1('report', str(tmp_path), '--json')
+    a = next(json.loads(l) for l in p.stdout.splitlines() if json.loads(l)['level'] == 'all')
+    assert (a['tasks'], a['success'], a['incorrect'], a['max']) == (2, 1, 1, 3.0)
