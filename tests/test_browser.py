@@ -51,10 +51,19 @@ def test_variant_browser_in_jupyterlab(tmp_path):
             page.on('pageerror', lambda e: errors.append(str(e)))
             page.goto(f'http://127.0.0.1:{port}/lab/tree/browser.ipynb')
             page.wait_for_selector('.jp-Notebook', timeout=60000)
-            page.get_by_text('Run', exact=True).first.click()
-            page.get_by_text('Run All Cells', exact=True).first.click()
-            diff = page.wait_for_selector('.widget-html table.diff', timeout=90000)
-            page.wait_for_selector('.js-plotly-plot', timeout=60000)
+            try:   # the kernel must be up before Run All does anything
+                page.wait_for_function("() => /\\bIdle\\b/.test(document.querySelector('#jp-main-statusbar')?.innerText || '')", timeout=60000)
+                for attempt in range(3):
+                    page.get_by_text('Run', exact=True).first.click()
+                    page.get_by_text('Run All Cells', exact=True).first.click()
+                    try: page.wait_for_selector('.jp-OutputArea-output', timeout=20000); break
+                    except sync_api.TimeoutError: page.keyboard.press('Escape')
+                page.wait_for_selector('.widget-html table.diff', timeout=90000)
+                page.wait_for_selector('.js-plotly-plot', timeout=60000)
+            except sync_api.TimeoutError:
+                page.screenshot(path=str(tmp_path/'failed.png'), full_page=True)
+                outs = page.locator('.jp-OutputArea-output').all_inner_texts()
+                pytest.fail(f"widgets did not render; outputs: {[o[:300] for o in outs]}; screenshot {tmp_path/'failed.png'}; lab log:\n" + (tmp_path/'lab.log').read_text()[-1500:])
             results = page.locator('.widget-html').filter(has_text='all baselines').first
             assert '1.06' in results.inner_text()   # L1/1: published 1.0625x
             page.locator('.widget-dropdown select').first.select_option(value=None, label=next(
