@@ -54,3 +54,15 @@ def test_report_on_a_pipeline_run(tmp_path):
     p = cudal1('report', str(tmp_path), '--json')
     a = next(json.loads(l) for l in p.stdout.splitlines() if json.loads(l)['level'] == 'all')
     assert (a['tasks'], a['success'], a['incorrect'], a['max']) == (2, 1, 1, 3.0)
+
+
+def test_audit_beside_its_release_counts_tasks_without_code():
+    "Given with its release, an audit's population is the release's 250 tasks (the 40 without code are misses), and the outliers are named."
+    from conftest import ROOT
+    rel = shared_file('data', 'cuda-l1', 'h100.jsonl')
+    p = cudal1('report', str(rel), str(ROOT/'data'/'audits'/'evals'/'h100_release_on_h100.checks.jsonl'), '--baseline', 'eager', '--json')
+    rows = [json.loads(l) for l in p.stdout.splitlines()]
+    meas = next(r for r in rows if r['level'] == 'all' and r['gpu'].startswith('NVIDIA'))
+    assert (meas['tasks'], meas['success'], meas['misses']) == (250, 177, 73) and meas['mean'] < 2 < 3.85
+    text = cudal1('report', str(rel), '--baseline', 'eager').stdout
+    assert 'L2/96 368.2x (51 %' in text
