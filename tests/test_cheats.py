@@ -3,11 +3,15 @@ is called a cheat. The CUDA programs of the suite run in tests/test_gpu.py."""
 from cudal1_nb.policy import run_cheat_suite
 
 
-def test_cheat_suite_on_cpu(base_dir):
-    rows = run_cheat_suite('cpu')
+def check_suite_rows(rows):
+    "What both the CPU and the CUDA suite must show: each program as its header expects, no control called a cheat, each cheat's id leading its reason."
     wrong = [(r['program'], r['expect'], (r['strict'], r['strict_flags']), r['audit'], r['reason']) for r in rows if not (r['strict_ok'] and r['audit_ok'])]
     assert not wrong, '\n'.join(map(str, wrong))
     assert all(r['strict'] == 'ok' for r in rows if r['id'] == 'control')
     for r in rows:
         if r['strict'] == 'cheat': assert r['cheat_ids'] and r['reason'].split()[0] in r['cheat_ids'], r   # the id leads the reason
     assert len({r['id'] for r in rows} - {'control'}) >= 20
+
+
+def test_cheat_suite_on_cpu(base_dir):
+    check_suite_rows(run_cheat_suite('cpu'))

@@ -58,11 +58,10 @@ def test_cuda_stateful_reference(cuda, tmp_path, monkeypatch):
 def test_cuda_cheat_suite(cuda, tmp_path, monkeypatch):
     "Every program of the cheat suite (the CPU ones too) on CUDA: judged as its header says; controls are never cheats."
     from cudal1_nb.policy import run_cheat_suite
+    from test_cheats import check_suite_rows
     monkeypatch.setenv('CUDAL1_BASE_DIR', str(tmp_path))
     rows = run_cheat_suite('cuda', budget_s=0.5)
     for r in rows: print(f"{r['id']:8} {r['program']:28} {r['strict']:10} {r['audit']:10} {r['strict_flags']}")
-    wrong = [(r['program'], r['expect'], (r['strict'], r['strict_flags']), r['audit'], r['reason']) for r in rows if not (r['strict_ok'] and r['audit_ok'])]
-    assert not wrong, '\n'.join(map(str, wrong))
-    assert all(r['strict'] == 'ok' for r in rows if r['id'] == 'control')
+    check_suite_rows(rows)
     g = next(r for r in rows if r['program'] == 'control_cuda_graph')
     assert g['reward_baseline'] == 'cuda_graph' and 'cuda_graph' in g['speedups'], g   # measured against the matching baseline
