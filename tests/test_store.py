@@ -235,6 +235,6 @@ def test_kill_mid_import(tmp_path):
             assert c.execute('SELECT count(*) FROM release_codes WHERE release=?', (name,)).fetchone()[0] == 4500
         nrel = c.execute('SELECT count(*) FROM releases').fetchone()[0]
         assert c.execute('SELECT count(*) FROM evaluations').fetchone()[0] == 1500*nrel
-    assert 1 <= nrel <= 2
+    assert 1 <= nrel <= 3     # two after a full round; three when killed between an import and the next removal
     s.import_release(big, name='after'); assert s.export_release('after', tmp_path/'out.jsonl').read_bytes() == big.read_bytes()
     s.close()
