@@ -66,3 +66,23 @@ def test_audit_beside_its_release_counts_tasks_without_code():
     assert (meas['tasks'], meas['success'], meas['misses']) == (250, 177, 73) and meas['mean'] < 2 < 3.85
     text = cudal1('report', str(rel), '--baseline', 'eager').stdout
     assert 'L2/96 368.2x (51 %' in text
+
+
+def test_transfer_measured_with_the_harness():
+    """Across sources: the A100 release's kernels that the H100 release shares (identical programs) are paired with our
+    H100 and H200 measurements of them -- transfer measured with the harness, not only published columns."""
+    from conftest import ROOT
+    from cudal1_nb.analysis import report
+    ev = ROOT/'data'/'audits'/'evals'
+    rep = report([shared_file('data', 'cuda-l1', 'a100.jsonl'), shared_file('data', 'cuda-l1', 'h100.jsonl'),
+                  ev/'h100_release_on_h100.checks.jsonl', ev/'h100_release_on_h200.checks_l1_l2.jsonl'], baselines=['eager'])
+    cross = {(c['a'], c['b']): c for c in rep['cross']}
+    assert len(cross) == 6
+    a_h = cross[('a100 published', 'NVIDIA H100 80GB HBM3 measured')]
+    assert 80 <= a_h['same_program']['n'] < a_h['n'] and a_h['same_program']['still_fast_in_b'] < a_h['same_program']['fast_in_a']
+    hh = cross[('h100 published', 'NVIDIA H100 80GB HBM3 measured')]
+    assert hh['same_program']['n'] == hh['n'] == 177          # an audit measures exactly the released programs
+    gpus = cross[('NVIDIA H100 80GB HBM3 measured', 'NVIDIA H200 measured')]
+    assert gpus['n'] >= 140 and gpus['spearman'] > 0.95       # the same kernels rank alike on our two GPUs
+    text = cudal1('report', *(str(x) for x in (shared_file('data', 'cuda-l1', 'a100.jsonl'), ev/'h100_release_on_h100.checks.jsonl')), '--baseline', 'eager').stdout
+    assert 'Across sources' in text and 'a100 published' in text

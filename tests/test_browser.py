@@ -70,6 +70,10 @@ def test_variant_browser_in_jupyterlab(tmp_path):
                 o for o in page.locator('.widget-dropdown select').first.locator('option').all_inner_texts() if o.startswith('kernelbench/L2/7')))
             page.wait_for_function("() => [...document.querySelectorAll('.widget-html')].some(e => e.innerText.includes('all baselines') && e.innerText.includes('3×'))", timeout=30000)
             assert page.locator('.widget-html table.diff').count() >= 1
+            # the browser's own chart follows the task (its title names it) and has bars
+            page.wait_for_function("() => [...document.querySelectorAll('.js-plotly-plot .gtitle')].some(e => e.textContent.includes('L2/7: speedup'))", timeout=30000)
+            assert page.locator('.js-plotly-plot .bars .point').count() >= 1
+            page.locator('.js-plotly-plot').first.scroll_into_view_if_needed()   # the screenshot shows the results table and the chart
             shot = tmp_path/'variant_browser.png'
             page.screenshot(path=str(shot), full_page=True)
             br.close()

@@ -20,6 +20,8 @@ def test_browser_on_fixture_release(tmp_path):
     assert '<th>cudnn</th>' in b.results.value
     b.variants.value = ()
     assert 'Reference' in b.diff.value and 'no evaluations' in b.results.value
+    assert b.plot.to_dict()['data'] == () or not b.plot.to_dict()['data']
+    assert 'no evaluations' in b.plot.layout.title.text
 
 
 def test_browser_with_the_whole_release(tmp_path):
@@ -31,6 +33,8 @@ def test_browser_with_the_whole_release(tmp_path):
     h100 = next(v for lab, v in b.variants.options if 'h100' in lab.split(' · ')[-1].split())   # the program released for the H100
     b.variants.value = (h100,)
     assert '<td>h100</td>' in b.results.value and '368' in b.results.value      # the published 368.2x of L2/96 on the H100
+    bars = {t['name']: list(t['y']) for t in b.plot.to_dict()['data']}
+    assert bars.get('h100 (published)') == [pytest.approx(368.2, abs=0.1)], bars   # the chart shows the same figure
     assert '<th>h100</th>' in b.board.value and '<th>a100</th>' in b.board.value, labels
     two = tuple(v for _, v in b.variants.options[:2])
     b.variants.value = two
