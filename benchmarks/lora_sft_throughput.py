@@ -48,6 +48,7 @@ def C(name, loss, batch, group='base', compile=False, gc=False, cast=True, liger
 
 # In run order: the most informative first, so a budget cut loses the least.
 GRID = [
+    C('stage', 'stage', 0, 'stage'),                       # the SFT stage's own trainer and settings (batch: the stage's default)
     C('hf-b4', 'hf', 4),                                   # the reference point: plain transformers + peft
     C('chunk-b4', 'torch', 4),
     C('chunk-b8', 'torch', 8),
@@ -63,7 +64,7 @@ GRID = [
     C('compile-nocast-b16', 'torch', 16, 'compile', compile=True, cast=False),
     C('compile-nocast-gc-b16', 'torch', 16, 'compile', compile=True, cast=False, gc=True),
 ]
-TINY_DEFAULT = ['hf-b4', 'chunk-b4', 'chunk-b8', 'chunk-nocast-b8', 'trl-b8', 'liger-b8', 'chunk-gc-b16']
+TINY_DEFAULT = ['stage', 'hf-b4', 'chunk-b4', 'chunk-b8', 'chunk-nocast-b8', 'trl-b8', 'liger-b8', 'chunk-gc-b16']
 
 
 def select(spec:str, tiny:bool)->list[dict]:
@@ -73,7 +74,7 @@ def select(spec:str, tiny:bool)->list[dict]:
     for s in spec.split(','):
         s = s.strip()
         hit = [c for c in GRID if s in ('all', c['group'], c['name'])]
-        if not hit: raise SystemExit(f"unknown configuration or group {s!r}; known: all, base, compile, {', '.join(c['name'] for c in GRID)}")
+        if not hit: raise SystemExit(f"unknown configuration or group {s!r}; known: all, stage, base, compile, {', '.join(c['name'] for c in GRID)}")
         out += [c for c in hit if c not in out]
     return out
 
@@ -237,8 +238,72 @@ def config_job(cfg:dict, a)->dict:
     return res
 
 
+def stage_job(cfg:dict, a)->dict:
+    """Time the SFT stage's own training loop: `cudal1_nb.sft.build_model` loads the model from a directory (the random
+    Qwen2.5-1.5B-shaped weights saved there first) exactly as it loads a user's model path, and `make_trainer` builds the
+    TRL `SFTTrainer` with the stage's CUDA settings (bf16, SDPA, LoRA r=16, fused AdamW, compiled decoder layers, the
+    chunked loss, the default batch). The rows are pre-tokenised random sequences of `--seq` tokens with a completion mask.
+    Throughput is wall clock between synchronised step ends: data loading, logging and the trainer's own syncs included."""
+    import torch, datasets
+    from transformers import Qwen2Config, Qwen2ForCausalLM, TrainerCallback
+    from cudal1_nb.sft import SFTStageConfig, build_model, make_trainer, train_tokenizer
+    cuda = not a.tiny
+    res = dict(cfg, status='ok')
+    sync = torch.cuda.synchronize if cuda else (lambda: None)
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            mc = Qwen2Config(**(TINY if a.tiny else FULL), attn_implementation=a.attn, use_cache=False)
+            torch.manual_seed(0)
+            Qwen2ForCausalLM(mc).to(torch.bfloat16).save_pretrained(tmp)
+            train_tokenizer(['def forward(self, x): return x'] * 4, 300).save_pretrained(tmp)   # pad/EOS ids only: the rows are token ids
+            total = a.warmup + a.steps
+            scfg = SFTStageConfig(model=tmp, lora_r=16, qlora=False, steps=1000, max_length=a.seq, time_budget_s=0,
+                                  device='cpu' if a.tiny else 'cuda', eval_samples=0)
+            if cuda: torch.cuda.reset_peak_memory_stats()
+            t0 = time.perf_counter()
+            model, tok, kind = build_model(scfg, [])
+            res['build_s'] = time.perf_counter() - t0
+        B, T = scfg.resolved_batch_size(), a.seq
+        res.update(batch=B, kind=kind, n_params=sum(p.numel() for p in model.parameters()),
+                   n_trainable=sum(p.numel() for p in model.parameters() if p.requires_grad))
+        g = torch.Generator().manual_seed(1)
+        n_prompt = int(a.prompt_frac * T)
+        rows = [dict(input_ids=torch.randint(0, mc.vocab_size, (T,), generator=g).tolist(), completion_mask=[0] * n_prompt + [1] * (T - n_prompt))
+                for _ in range(B * (total + 2))]
+        ends = []
+        class Clock(TrainerCallback):
+            def on_step_end(self, args, state, control, **kw):
+                sync(); ends.append(time.perf_counter())
+                if state.global_step == a.warmup and cuda: torch.cuda.reset_peak_memory_stats()
+                if state.global_step >= total: control.should_training_stop = True
+        out = Path(tempfile.mkdtemp())
+        tr = make_trainer(scfg, model, tok, kind, datasets.Dataset.from_list(rows), out, callbacks=(Clock(),))
+        res['trainer'] = type(tr).__name__
+        t0 = time.perf_counter()
+        tr.train()
+        if len(ends) < total: raise RuntimeError(f"the trainer stopped after {len(ends)} of {total} steps")
+        res['warmup_s'] = ends[a.warmup - 1] - t0
+        ms = [(b - e) * 1e3 for e, b in zip(ends[a.warmup - 1:], ends[a.warmup:])]
+        mean = sum(ms) / len(ms)
+        logs = [h for h in tr.state.log_history if 'loss' in h]
+        res.update(step_ms=mean, step_ms_sd=(sum((x - mean) ** 2 for x in ms) / max(len(ms) - 1, 1)) ** 0.5, step_ms_min=min(ms),
+                   wall_step_ms=mean, tokens_per_s=B * T / (mean / 1e3), n_steps=len(ms), loss0=logs[0]['loss'] if logs else None)
+    except torch.OutOfMemoryError as e:
+        res.update(status='OOM', error=str(e).strip().splitlines()[0][:240])
+    except ImportError as e:
+        res.update(status='unavailable', error=f"{type(e).__name__}: {e}"[:240]); traceback.print_exc()
+    except Exception as e:
+        res.update(status='ERR', error=f"{type(e).__name__}: {e}"[:400]); traceback.print_exc()
+    finally:
+        if cuda:
+            res['peak_gib'] = torch.cuda.max_memory_allocated() / 2**30
+            res['reserved_gib'] = torch.cuda.max_memory_reserved() / 2**30
+    return res
+
+
 def run_job(job:dict, a)->dict:
-    return peak_job(a) if job['kind'] == 'peak' else config_job(job['cfg'], a)
+    if job['kind'] == 'peak': return peak_job(a)
+    return stage_job(job['cfg'], a) if job['cfg']['loss'] == 'stage' else config_job(job['cfg'], a)
 
 
 # ---- the driver ----
