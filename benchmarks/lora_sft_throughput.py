@@ -17,15 +17,20 @@ Each configuration runs in its own process (an OOM, a crash or a monkey-patch ca
 warm-up steps (including any compile) excluded, each timed step between CUDA events. Results are printed as a table
 and, with --json, written after every configuration.
 
-On the GPU machine (H100; torch 2.11+cu130, transformers, peft, triton there; carry `.cudal1` for the wheels of
-liger-kernel and TRL, which are pure Python and installed without dependencies), from the repository root, in two
-calls of under 10 minutes each:
+`stage` is not an emulation: it is the SFT stage's own trainer (`cudal1_nb.sft.build_model` loading the saved random
+model as it loads a user's model path, then `make_trainer`: TRL's `SFTTrainer` with the stage's CUDA settings), timed
+by wall clock between synchronised step ends. Its figure is the one that answers "how fast does the stage train".
+
+On the GPU machine (H100; torch 2.11+cu130, transformers, peft, triton, pyarrow there; carry `.cudal1` with the wheels
+of TRL, datasets, dill, multiprocess and liger-kernel, all pure Python, installed without dependencies), from the
+repository root, each call under 10 minutes:
 
     python3 -m pip install -q --no-deps --target /tmp/site .cudal1/wheels/*.whl; export PYTHONPATH=/tmp/site
-    PYTHONUNBUFFERED=1 python3 benchmarks/lora_sft_throughput.py --configs base --json $OUT/lora_base.json
+    PYTHONUNBUFFERED=1 python3 benchmarks/lora_sft_throughput.py --configs stage,hf-b4,compile-nocast-b8,trl-b8,chunk-b8 --json $OUT/lora.json
+    PYTHONUNBUFFERED=1 python3 benchmarks/lora_sft_throughput.py --configs base --json $OUT/lora_base.json   # the rest of the grid
     PYTHONUNBUFFERED=1 python3 benchmarks/lora_sft_throughput.py --configs compile --json $OUT/lora_compile.json
 
-(each call re-installs the wheels first on a fresh machine). Smoke test on CPU, tiny model, in-process:
+(each call re-installs the wheels first on a fresh machine). Results: `benchmarks/results/`. Smoke test on CPU, tiny model, in-process:
 
     python benchmarks/lora_sft_throughput.py --tiny
 """
