@@ -75,7 +75,7 @@ def test_transfer_measured_with_the_harness():
     from cudal1_nb.analysis import report
     ev = ROOT/'data'/'audits'/'evals'
     rep = report([shared_file('data', 'cuda-l1', 'a100.jsonl'), shared_file('data', 'cuda-l1', 'h100.jsonl'),
-                  ev/'h100_release_on_h100.checks.jsonl', ev/'h100_release_on_h200.checks_l1_l2.jsonl'], baselines=['eager'])
+                  ev/'h100_release_on_h100.checks.jsonl', ev/'h100_release_on_h200.checks.jsonl'], baselines=['eager'])
     cross = {(c['a'], c['b']): c for c in rep['cross']}
     assert len(cross) == 6
     a_h = cross[('a100 published', 'NVIDIA H100 80GB HBM3 measured')]
