@@ -35,7 +35,7 @@ repository root, each call under 10 minutes:
     python benchmarks/lora_sft_throughput.py --tiny
 """
 from __future__ import annotations
-import argparse, json, os, subprocess, sys, tempfile, time, platform, traceback
+import argparse, contextlib, json, os, subprocess, sys, tempfile, time, platform, traceback
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -162,6 +162,33 @@ def build(cfg:dict, a, dev):
     return model
 
 
+def step_stats(ms:list, tokens:int)->dict:
+    "Mean, sd and min of the timed steps (ms), and the tokens per second at the mean."
+    mean = sum(ms) / len(ms)
+    return dict(step_ms=mean, step_ms_sd=(sum((x - mean) ** 2 for x in ms) / max(len(ms) - 1, 1)) ** 0.5, step_ms_min=min(ms),
+                tokens_per_s=tokens / (mean / 1e3), n_steps=len(ms))
+
+
+@contextlib.contextmanager
+def recorded(res:dict, cuda:bool):
+    "Turn a failure of the job inside into `res['status']` ('OOM', 'unavailable', 'ERR') and add the peak memory to `res`."
+    import torch
+    try: yield
+    except torch.OutOfMemoryError as e:
+        res.update(status='OOM', error=str(e).strip().splitlines()[0][:240])
+    except ImportError as e:
+        res.update(status='unavailable', error=f"{type(e).__name__}: {e}"[:240])
+        tb = traceback.extract_tb(e.__traceback__)
+        print(f"{res['name']}: {type(e).__name__}: {e} (at " + ' <- '.join(f"{f.filename.split('site-packages/')[-1]}:{f.lineno}" for f in tb[::-1][:6]) + ')', file=sys.stderr)
+    except Exception as e:
+        res.update(status='ERR', error=f"{type(e).__name__}: {e}"[:400])
+        traceback.print_exc()
+    finally:
+        if cuda:
+            res['peak_gib'] = torch.cuda.max_memory_allocated() / 2**30
+            res['reserved_gib'] = torch.cuda.max_memory_reserved() / 2**30
+
+
 def config_job(cfg:dict, a)->dict:
     "Build, warm up and time one configuration; returns its measurements (status 'OOM'/'ERR' on failure)."
     import torch
@@ -171,7 +198,7 @@ def config_job(cfg:dict, a)->dict:
     torch.backends.cuda.matmul.allow_tf32 = True; torch.backends.cudnn.allow_tf32 = True   # SFTConfig(tf32=True)
     res = dict(cfg, status='ok')
     model = opt = None
-    try:
+    with recorded(res, cuda):
         if cfg['loss'] == 'liger' or cfg['liger_kernels']:
             import liger_kernel  # noqa: F401  (ImportError -> 'unavailable')
         if cfg['loss'] == 'trl': trl_kernel()
@@ -222,24 +249,9 @@ def config_job(cfg:dict, a)->dict:
         sync()
         wall = (time.perf_counter() - t0) / a.steps
         ms = [e0.elapsed_time(e1) for e0, e1 in times] if cuda else [t * 1e3 for t in times]
-        mean = sum(ms) / len(ms)
-        res.update(step_ms=mean, step_ms_sd=(sum((x - mean) ** 2 for x in ms) / max(len(ms) - 1, 1)) ** 0.5,
-                   step_ms_min=min(ms), wall_step_ms=wall * 1e3, tokens_per_s=B * T / (mean / 1e3), n_steps=a.steps)
-    except torch.OutOfMemoryError as e:
-        res.update(status='OOM', error=str(e).strip().splitlines()[0][:240])
-    except ImportError as e:
-        res.update(status='unavailable', error=f"{type(e).__name__}: {e}"[:240])
-        tb = traceback.extract_tb(e.__traceback__)
-        print(f"{cfg['name']}: {type(e).__name__}: {e} (at " + ' <- '.join(f"{f.filename.split('site-packages/')[-1]}:{f.lineno}" for f in tb[::-1][:6]) + ')', file=sys.stderr)
-    except Exception as e:
-        res.update(status='ERR', error=f"{type(e).__name__}: {e}"[:400])
-        traceback.print_exc()
-    finally:
-        if cuda:
-            res['peak_gib'] = torch.cuda.max_memory_allocated() / 2**30
-            res['reserved_gib'] = torch.cuda.max_memory_reserved() / 2**30
-        del model, opt
-        if cuda: torch.cuda.empty_cache()
+        res.update(step_stats(ms, B * T), wall_step_ms=wall * 1e3)
+    del model, opt
+    if cuda: torch.cuda.empty_cache()
     return res
 
 
@@ -255,14 +267,14 @@ def stage_job(cfg:dict, a)->dict:
     cuda = not a.tiny
     res = dict(cfg, status='ok')
     sync = torch.cuda.synchronize if cuda else (lambda: None)
-    try:
-        with tempfile.TemporaryDirectory() as tmp:
+    with recorded(res, cuda), tempfile.TemporaryDirectory() as tmp:
+        with tempfile.TemporaryDirectory() as mdir:
             mc = Qwen2Config(**(TINY if a.tiny else FULL), attn_implementation=a.attn, use_cache=False)
             torch.manual_seed(0)
-            Qwen2ForCausalLM(mc).to(torch.bfloat16).save_pretrained(tmp)
-            train_tokenizer(['def forward(self, x): return x'] * 4, 300).save_pretrained(tmp)   # pad/EOS ids only: the rows are token ids
+            Qwen2ForCausalLM(mc).to(torch.bfloat16).save_pretrained(mdir)
+            train_tokenizer(['def forward(self, x): return x'] * 4, 300).save_pretrained(mdir)   # pad/EOS ids only: the rows are token ids
             total = a.warmup + a.steps
-            scfg = SFTStageConfig(model=tmp, lora_r=16, qlora=False, steps=1000, max_length=a.seq, time_budget_s=0,
+            scfg = SFTStageConfig(model=mdir, lora_r=16, qlora=False, steps=1000, max_length=a.seq, time_budget_s=0,
                                   device='cpu' if a.tiny else 'cuda', eval_samples=0)
             if cuda: torch.cuda.reset_peak_memory_stats()
             t0 = time.perf_counter()
@@ -281,28 +293,16 @@ def stage_job(cfg:dict, a)->dict:
                 sync(); ends.append(time.perf_counter())
                 if state.global_step == a.warmup and cuda: torch.cuda.reset_peak_memory_stats()
                 if state.global_step >= total: control.should_training_stop = True
-        out = Path(tempfile.mkdtemp())
-        tr = make_trainer(scfg, model, tok, kind, datasets.Dataset.from_list(rows), out, callbacks=(Clock(),))
+        tr = make_trainer(scfg, model, tok, kind, datasets.Dataset.from_list(rows), tmp, callbacks=(Clock(),))
         res['trainer'] = type(tr).__name__
         t0 = time.perf_counter()
         tr.train()
         if len(ends) < total: raise RuntimeError(f"the trainer stopped after {len(ends)} of {total} steps")
         res['warmup_s'] = ends[a.warmup - 1] - t0
         ms = [(b - e) * 1e3 for e, b in zip(ends[a.warmup - 1:], ends[a.warmup:])]
-        mean = sum(ms) / len(ms)
         logs = [h for h in tr.state.log_history if 'loss' in h]
-        res.update(step_ms=mean, step_ms_sd=(sum((x - mean) ** 2 for x in ms) / max(len(ms) - 1, 1)) ** 0.5, step_ms_min=min(ms),
-                   wall_step_ms=mean, tokens_per_s=B * T / (mean / 1e3), n_steps=len(ms), loss0=logs[0]['loss'] if logs else None)
-    except torch.OutOfMemoryError as e:
-        res.update(status='OOM', error=str(e).strip().splitlines()[0][:240])
-    except ImportError as e:
-        res.update(status='unavailable', error=f"{type(e).__name__}: {e}"[:240]); traceback.print_exc()
-    except Exception as e:
-        res.update(status='ERR', error=f"{type(e).__name__}: {e}"[:400]); traceback.print_exc()
-    finally:
-        if cuda:
-            res['peak_gib'] = torch.cuda.max_memory_allocated() / 2**30
-            res['reserved_gib'] = torch.cuda.max_memory_reserved() / 2**30
+        res.update(step_stats(ms, B * T), loss0=logs[0]['loss'] if logs else None)
+        res['wall_step_ms'] = res['step_ms']
     return res
 
 
