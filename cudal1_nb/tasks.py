@@ -14,8 +14,9 @@ from .core import Task, Record, data_dir
 from .sandbox import Pool, Job, load_program, _one_line
 
 # %% auto #0
-__all__ = ['kernelbench_names', 'kernelbench_name', 'TaskError', 'TaskCheck', 'read_dir', 'read_jsonl', 'minibench_dir',
-           'read_source', 'filter_tasks', 'check_task_job', 'check_tasks', 'list_tasks', 'load_tasks']
+__all__ = ['HELD_OUT', 'SPLITS', 'kernelbench_names', 'kernelbench_name', 'TaskError', 'TaskCheck', 'read_dir', 'read_jsonl',
+           'minibench_dir', 'read_source', 'filter_tasks', 'split_tasks', 'check_task_job', 'check_tasks', 'list_tasks',
+           'load_tasks']
 
 # %% ../nbs/01_tasks.ipynb #2c0c8bde
 _KB_NAMES = None
@@ -145,6 +146,24 @@ def filter_tasks(tasks:list, levels=None, ids=None, limit:int|None=None)->list:
         want = set(ids)
         tasks = [t for t in tasks if t.id in want or t.id.split('/', 1)[1] in want]
     return tasks[:limit] if limit else tasks
+
+# %% ../nbs/01_tasks.ipynb #8ee8307b
+HELD_OUT = {'minibench': ('minibench/L1/2', 'minibench/L1/3', 'minibench/L2/2', 'minibench/L2/8', 'minibench/L3/7', 'minibench/L3/8')}
+SPLITS = ('train', 'held-out', 'all')
+
+def split_tasks(tasks:list, # `Task`s of any suites
+                split:str='all', # 'train' (not held out), 'held-out' or 'all'
+                ids=(),          # only these task ids (each must be among `tasks` and in the split)
+               )->list:
+    "The tasks of a split, in the order given; a clear error for an unknown split or id, or an id outside the split."
+    if split not in SPLITS: raise ValueError(f"unknown split {split!r}; known: {SPLITS}")
+    held = {i for v in HELD_OUT.values() for i in v}
+    keep = [t for t in tasks if split == 'all' or (t.id in held) == (split == 'held-out')]
+    if not ids: return keep
+    known, inside = {t.id for t in tasks}, {t.id for t in keep}
+    if bad := [i for i in ids if i not in known]: raise ValueError(f"unknown task id(s) {bad}")
+    if bad := [i for i in ids if i not in inside]: raise ValueError(f"task(s) {bad} are not in the {split!r} split")
+    return [t for t in keep if t.id in set(ids)]
 
 # %% ../nbs/01_tasks.ipynb #a515ca97
 class _TaskProblem(Exception): pass
