@@ -129,7 +129,7 @@ def source_results(path)->tuple:
     except json.JSONDecodeError as e: raise ValueError(f"{path}:1: not JSON ({e})") from None
     if 'ref_code' in d: return release_results(path)
     if 'verdict' not in d: raise ValueError(f"{path}: neither a CUDA-L1 release (ref_code) nor evaluation results (verdict)")
-    from cudal1_nb.audit import read_evals
+    from cudal1_nb.store import read_evals
     rs = [EvalResult.from_dict({k: v for k, v in x.items() if k not in ('level', 'task')}) for x in read_evals(path)]
     return (rs[0].device if rs else path.stem), rs
 

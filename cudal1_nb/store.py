@@ -11,7 +11,7 @@ from pathlib import Path
 from .core import Task, Candidate, EvalResult, KINDS, atomic_write, get_base_dir, counted_speedup
 
 # %% auto #0
-__all__ = ['SCHEMA_VERSION', 'RELEASE_FIELDS', 'BASELINE_FIELDS', 'SCORE_BASELINES', 'Store']
+__all__ = ['SCHEMA_VERSION', 'RELEASE_FIELDS', 'BASELINE_FIELDS', 'SCORE_BASELINES', 'Store', 'read_evals']
 
 # %% ../nbs/02_store.ipynb #211ef6ad
 SCHEMA_VERSION = 1
@@ -356,6 +356,16 @@ def stats(self:Store)->dict:
                 releases=grp('SELECT release, count(*) FROM release_rows GROUP BY 1 ORDER BY 1'),
                 n_tasks=self._q('SELECT count(*) FROM tasks')[0][0], n_candidates=self._q('SELECT count(*) FROM candidates')[0][0],
                 n_evals=self._q('SELECT count(*) FROM evaluations')[0][0])
+
+# %% ../nbs/02_store.ipynb #18b56810
+def read_evals(path:str|Path)->list[dict]:
+    "The rows of an audit's `evals.jsonl` (or `evals.partial.jsonl`): one `EvalResult` dict per line, plus `level` and `task`."
+    rows = []
+    for ln, line in enumerate(Path(path).read_text().splitlines(), 1):
+        if not line.strip(): continue
+        try: rows.append(json.loads(line))
+        except json.JSONDecodeError as e: raise ValueError(f"{path}:{ln}: not JSON ({e})") from None
+    return rows
 
 # %% ../nbs/02_store.ipynb #f4529c82
 RELEASE_FIELDS = ('level_id', 'task_id', 'ref_code', 'custom_code', 'cuda_graph_code', 'cudnn_code', 'score_default',
