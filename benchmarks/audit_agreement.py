@@ -8,7 +8,7 @@ import argparse, statistics, sys
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
 from cudal1_nb.eval import speedup_reference
-from cudal1_nb.audit import read_evals
+from cudal1_nb.store import read_evals
 
 
 def load(path):

@@ -11,7 +11,7 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/analysis.html.md"""
 from __future__ import annotations
 import math, json, random, statistics
 from pathlib import Path
-from .core import EvalResult
+from .core import EvalResult, counted_speedup
 
 # %% auto #0
 __all__ = ['BASELINE_NAMES', 'PAPER_MEANS', 'percentile', 'gmean', 'speedup_stats', 'earned', 'speedup_table', 'release_results',
@@ -58,9 +58,8 @@ def speedup_stats(xs:list, # one entry per task of the population: a speedup, or
 
 # %% ../nbs/20_analysis.ipynb #64976ca5
 def earned(r:EvalResult|None, baseline:str='eager')->float|None:
-    "The speedup over `baseline` that counts: a published score, or a measured one of an `ok` result; else None."
-    if r is None or (r.kind == 'measured' and r.verdict != 'ok'): return None
-    return r.speedups.get(baseline)
+    "The speedup over `baseline` that counts (`cudal1_nb.core.counted_speedup`): a published score, or a measured `ok` one; else None."
+    return counted_speedup(r, baseline)
 
 def _level(task_id:str)->int:
     part = next((p for p in task_id.split('/') if p.startswith('L') and p[1:].isdigit()), None)
@@ -130,7 +129,7 @@ def source_results(path)->tuple:
     except json.JSONDecodeError as e: raise ValueError(f"{path}:1: not JSON ({e})") from None
     if 'ref_code' in d: return release_results(path)
     if 'verdict' not in d: raise ValueError(f"{path}: neither a CUDA-L1 release (ref_code) nor evaluation results (verdict)")
-    from cudal1_nb.audit import read_evals
+    from cudal1_nb.store import read_evals
     rs = [EvalResult.from_dict({k: v for k, v in x.items() if k not in ('level', 'task')}) for x in read_evals(path)]
     return (rs[0].device if rs else path.stem), rs
 

@@ -14,10 +14,10 @@ from .tasks import kernelbench_name
 from .eval import EvalConfig, evaluate_many
 from .policy import apply_policy, rewarded_speedup
 from .analysis import gmean as _gmean
-from .store import _read_release, SCORE_BASELINES
+from .store import _read_release, SCORE_BASELINES, read_evals
 
 # %% auto #0
-__all__ = ['release_items', 'audit', 'read_evals', 'audit_table']
+__all__ = ['release_items', 'audit', 'audit_table']
 
 # %% ../nbs/03a_audit.ipynb #c85848ab
 def release_items(path:str|Path, # a CUDA-L1 release file
@@ -61,15 +61,6 @@ def audit(path:str|Path, # a CUDA-L1 release file (JSON lines)
     summ = _tables(items, {t.id: r[0] for (t, _), r in zip(todo, res)}, name, device, out_dir, t0, show)
     os.replace(out_dir/'evals.partial.jsonl', out_dir/'evals.jsonl')   # every EvalResult in full (timings, flags, meta)
     return summ
-
-def read_evals(path:str|Path)->list[dict]:
-    "The rows of an audit's `evals.jsonl` (or `evals.partial.jsonl`): one `EvalResult` dict per line, plus `level` and `task`."
-    rows = []
-    for ln, line in enumerate(Path(path).read_text().splitlines(), 1):
-        if not line.strip(): continue
-        try: rows.append(json.loads(line))
-        except json.JSONDecodeError as e: raise ValueError(f"{path}:{ln}: not JSON ({e})") from None
-    return rows
 
 def audit_table(path:str|Path, # the CUDA-L1 release file that was audited
                 evals, # an audit's `evals.jsonl` -- or the `evals.partial.jsonl` of an interrupted one -- or a list of them (audits of parts of the release)

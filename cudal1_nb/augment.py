@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from .core import StageConfig, Candidate, EvalResult, new_run_dir, save_config, atomic_write, print_table, get_base_dir
 from .prompts import OPTIMIZE_FORMS
-from .collect import verify, verification_config, read_pairs, write_pairs
+from .verify import verify, verification_config, read_pairs, write_pairs
 
 # %% auto #0
 __all__ = ['REWRITES', 'rewrite', 'augment_candidates', 'AugmentConfig', 'latest_run', 'read_collected']

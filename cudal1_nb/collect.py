@@ -11,42 +11,14 @@ from __future__ import annotations
 import os, sys, json, time, collections
 from dataclasses import dataclass
 from pathlib import Path
-from .core import StageConfig, Task, Candidate, EvalResult, code_hash, new_run_dir, save_config, atomic_write, print_table
-from .eval import EvalConfig, evaluate_many
-from .prompts import optimize_prompt, parse_response, reason_kind, fence, OPTIMIZE_FORMS
+from .core import StageConfig, Task, Candidate, EvalResult, new_run_dir, save_config, atomic_write, print_table
+from .eval import EvalConfig
+from .prompts import optimize_prompt, parse_response, fence, OPTIMIZE_FORMS
+from .verify import verify, verification_config, write_pairs, read_pairs
+from .rollout import Ask, propose
 
 # %% auto #0
-__all__ = ['verification_config', 'verify', 'write_pairs', 'read_pairs', 'CollectConfig', 'offline_candidates', 'Collected',
-           'collect', 'completion_text', 'sft_rows', 'save_dataset']
-
-# %% ../nbs/11_collect.ipynb #f749d750
-def verification_config(seed:int=0, budget_s:float=0.05, workers:int=0)->EvalConfig:
-    "The harness settings for verifying corpus programs and samples (short timing: correctness is what counts)."
-    return EvalConfig(seed=seed, budget_s=budget_s, min_trials=3, ci_target=0.1, workers=workers)
-
-def verify(cands:list, # `Candidate`s, any tasks, any order
-           tasks:dict, # task id -> `Task`
-           device:str='cpu', cfg:EvalConfig|None=None, store=None, progress:bool=True)->list[tuple]:
-    "Judge candidates with the harness: [(Candidate, EvalResult)] in the order given."
-    if missing := sorted({c.task_id for c in cands} - set(tasks)): raise KeyError(f"no task given for {missing}")
-    by = {}
-    for c in cands: by.setdefault(c.task_id, {})[c.id] = c   # each program once
-    items = [(tasks[t], list(cs.values())) for t, cs in by.items()]
-    res = evaluate_many(items, device=device, cfg=cfg or verification_config(), progress=progress, store=store) if items else []
-    got = {c.id: r for (_, cs), rs in zip(items, res) for c, r in zip(cs, rs)}
-    return [(c, got[c.id]) for c in cands]
-
-def write_pairs(path:str|Path, pairs:list):
-    "Write [(Candidate, EvalResult)] to `path` as JSONL, atomically."
-    atomic_write(path, ''.join(json.dumps(dict(candidate=c.to_dict(), result=r.to_dict())) + '\n' for c, r in pairs))
-
-def read_pairs(path:str|Path)->list[tuple]:
-    "[(Candidate, EvalResult)] of a file written by `write_pairs`."
-    p, out = Path(path), []
-    for ln, line in enumerate(p.read_text().splitlines(), 1):
-        try: d = json.loads(line); out.append((Candidate.from_dict(d['candidate']), EvalResult.from_dict(d['result'])))
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e: raise ValueError(f"{p}:{ln}: not a (candidate, result) record ({e})") from None
-    return out
+__all__ = ['CollectConfig', 'offline_candidates', 'Collected', 'collect', 'completion_text', 'sft_rows', 'save_dataset']
 
 # %% ../nbs/11_collect.ipynb #3d569784
 @dataclass(frozen=True)
@@ -132,7 +104,6 @@ def collect(tasks:list, # `Task`s (validated)
     from cudal1_nb.generate import make_backend
     backends = backends if backends is not None else [make_backend(s) for s in cfg.teachers]
     col = Collected({t.id: [] for t in tasks}, {}, collections.Counter(), collections.Counter())
-    seen = collections.defaultdict(set)   # (task, source) -> code hashes already judged
     if store is not None: store.add_tasks(tasks)
     by_id = {t.id: t for t in tasks}
 
@@ -160,28 +131,19 @@ def collect(tasks:list, # `Task`s (validated)
         judge(todo)
 
     for b in backends:
-        round_ = 0
+        round_, seen = 0, set()   # (task id, code hash) this teacher already proposed
         while True:
             todo = [t for t in tasks if sum(_source(c) == b.name for c, _ in col.successes[t.id]) < cfg.k
                     and col.attempts.get((t.id, b.name), 0) < cfg.max_attempts]
             if not todo: break
-            asks = []   # (task, Prompt)
+            asks = []
             for t in todo:
                 done = col.attempts.get((t.id, b.name), 0)
                 n = min(cfg.per_round, cfg.max_attempts - done)
-                asks += [(t, optimize_prompt(t, device=cfg.device, form=cfg.forms[(done + j) % len(cfg.forms)])) for j in range(n)]
+                asks += [Ask(t, optimize_prompt(t, device=cfg.device, form=cfg.forms[(done + j) % len(cfg.forms)]), meta=dict(round=round_)) for j in range(n)]
                 col.attempts[(t.id, b.name)] = done + n
-            outs = b.generate([p.text for _, p in asks], cfg.gen_config(round_), progress=progress)
-            cands = []
-            for (t, p), text in zip(asks, outs):
-                pr = parse_response(text)
-                if not pr.ok: col.unparsed[reason_kind(pr.reason)] += 1; continue
-                h = code_hash(pr.code)
-                if h in seen[(t.id, b.name)]: col.duplicates += 1; continue
-                seen[(t.id, b.name)].add(h)
-                analysis = '\n\n'.join(x for x in (pr.analysis, pr.design) if x)
-                cands.append(Candidate(t.id, pr.code, name=f"{b.name.split(':')[0]}-r{round_}", stage='teacher', origin=b.name,
-                                             prompt=p.text, analysis=analysis, meta=dict(template_id=p.template_id, round=round_, notes=list(pr.notes))))
+            cands, counts = propose(b, asks, cfg.gen_config(round_), 'teacher', b.name, name=f"{b.name.split(':')[0]}-r{round_}", seen=seen, progress=progress)
+            col.duplicates += counts.pop('duplicate', 0); col.unparsed.update(counts)
             judge(cands)
             round_ += 1
     col.unparsed, col.verdicts = dict(col.unparsed), dict(col.verdicts)

@@ -13,8 +13,8 @@ from pathlib import Path
 # %% auto #0
 __all__ = ['ENV_BASE', 'ENV_DATA', 'PKG_DIR', 'STAGES', 'VERDICTS', 'BASELINES', 'KINDS', 'get_base_dir', 'repo_root', 'data_dir',
            'atomic_write', 'code_hash', 'short_hash', 'seed_everything', 'secret_seed', 'mix_seed', 'git_info',
-           'print_table', 'Record', 'Task', 'Candidate', 'Timing', 'EvalResult', 'StageConfig', 'new_run_dir',
-           'save_config', 'load_config']
+           'print_table', 'Record', 'Task', 'Candidate', 'Timing', 'EvalResult', 'counted_speedup', 'StageConfig',
+           'new_run_dir', 'save_config', 'load_config']
 
 # %% ../nbs/00_core.ipynb #bbde6d73
 ENV_BASE, ENV_DATA = 'CUDAL1_BASE_DIR', 'CUDAL1_DATA_DIR'
@@ -258,6 +258,16 @@ class EvalResult(Record):
     def _tm(self, k):
         t = self.timings.get(k)
         return f"{t.median_ms:.4g} ms ± {t.iqr_ms:.2g}, n={t.n}" if t else '—'
+
+# %% ../nbs/00_core.ipynb #46e74bb8
+def counted_speedup(r:EvalResult|None, # a measured or published result (None: no result)
+                    baseline:str='eager', # 'eager' (the reward's default: the policy's matching baseline when recorded) or a key of `speedups`
+                   )->float|None:
+    "The speedup that counts: None for no result or a failed measurement; a measured `ok` one over the policy's matching baseline."
+    if r is None or (r.kind == 'measured' and r.verdict != 'ok'): return None
+    if r.kind == 'measured' and baseline == 'eager' and (rb := r.meta.get('reward_baseline')):
+        return r.speedups.get(rb) or r.speedups.get('eager')
+    return r.speedups.get(baseline)
 
 # %% ../nbs/00_core.ipynb #9cb469d4
 def _coerce(name, tp, v):

@@ -9,7 +9,7 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/policy.html.md"""
 # %% ../nbs/03c_policy.ipynb #2c735dc4
 from __future__ import annotations
 from dataclasses import dataclass, field, replace
-from .core import EvalResult
+from .core import EvalResult, counted_speedup
 from .static import RULES
 
 # %% auto #0
@@ -108,8 +108,7 @@ def apply_policy(r:EvalResult, # a judged result (or one judged before, under an
 
 def rewarded_speedup(r:EvalResult)->float|None:
     "The speedup the policy rewards: against the matching baseline it chose (`meta['reward_baseline']`), else eager."
-    if r.verdict != 'ok': return None
-    return r.speedups.get(r.meta.get('reward_baseline', 'eager')) or r.speedups.get('eager')
+    return counted_speedup(r) if r.verdict == 'ok' else None   # the one definition (`cudal1_nb.core.counted_speedup`); a published score earns no reward
 
 def reward(r:EvalResult, policy=None)->float:
     "A scalar reward: `cheat_reward` for a cheat, 0 for any other failure, else the rewarded speedup capped at `cap`."

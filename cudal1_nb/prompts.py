@@ -10,7 +10,7 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/prompts.html.md"""
 from __future__ import annotations
 import ast, re, string, warnings
 from dataclasses import dataclass
-from .core import Task, Candidate, EvalResult, code_hash, short_hash
+from .core import Task, Candidate, EvalResult, code_hash, short_hash, counted_speedup
 
 # %% auto #0
 __all__ = ['PROMPTS', 'OPTIMIZE_FORMS', 'RELEASED', 'PARSE_REASONS', 'PY_LANGS', 'Template', 'add_template', 'Prompt', 'fence',
@@ -275,13 +275,13 @@ def optimize_prompt(task:Task, # the reference program to speed up
 
 # %% ../nbs/05_prompts.ipynb #f75d9a58
 def _exemplar_key(ce):
-    s = ce[1].speedup(ce[2])
+    s = counted_speedup(ce[1], ce[2])
     return (0, 0.0, ce[0].id) if s is None or ce[1].verdict not in (None, 'ok') else (1, s, ce[0].id)
 
 def contrastive_prompt(task:Task, # the reference program
                        exemplars:list, # (Candidate, EvalResult) pairs for this task: earlier variants and their measurements
                        device:str='cuda', # 'cuda' or 'cpu'
-                       baseline:str='eager', # the speedup shown is over this baseline (a key of `EvalResult.speedups`)
+                       baseline:str='eager', # the speedup shown is `cudal1_nb.core.counted_speedup` over this baseline ('eager': the policy's matching one)
                        form:str='contrastive/v1', # a 'contrastive' template
                       )->Prompt:
     "The stage-3 prompt: task, reference, scored variants slowest first, the three-section protocol, requirements, restrictions."
@@ -300,7 +300,7 @@ def contrastive_prompt(task:Task, # the reference program
         rows.append((c, e, baseline))
     parts = []
     for i, (c, e, b) in enumerate(sorted(rows, key=_exemplar_key), 1):
-        s = e.speedup(b)
+        s = counted_speedup(e, b)
         if e.verdict not in (None, 'ok'): head = f"failed the checks (verdict: {e.verdict})"
         elif s is None: head = "speedup not measured" + (f" (verdict: {e.verdict})" if e.verdict else '')
         else: head = f"speedup {s:.2f}x" + (f" (verdict: {e.verdict})" if e.verdict else ' (published score)')

@@ -198,29 +198,27 @@ def train_sft(cfg:SFTStageConfig, rows:list, out_dir:str|Path)->tuple:
 # %% ../nbs/13_sft.ipynb #b859f55e
 def sample_and_judge(model, tok, tasks:list, cfg:SFTStageConfig, train_codes:set=frozenset(), store=None, name:str='sft',
                      progress:bool=True)->tuple:
-    "Sample `eval_samples` answers per task, parse them, judge them with the harness. Returns (per-task rows, [(Candidate|None, EvalResult|None, reason)])."
+    "Sample `eval_samples` answers per task, parse them, judge them with the harness. Returns (per-task rows, [(task id, Candidate|None, EvalResult|None, failure reason)])."
     from cudal1_nb.generate import HFBackend, GenConfig
-    from cudal1_nb.prompts import optimize_prompt, parse_response, reason_kind
-    from cudal1_nb.collect import verify, verification_config
+    from cudal1_nb.prompts import optimize_prompt
+    from cudal1_nb.rollout import Ask, propose
+    from cudal1_nb.verify import verify, verification_config
     model.eval()
     be = HFBackend.from_objects(model, tok, name=name)
-    asks = [(t, optimize_prompt(t, device=cfg.eval_device, form=cfg.resolved_eval_form())) for t in tasks for _ in range(cfg.eval_samples)]
-    outs = be.generate([p.text for _, p in asks], GenConfig(max_new_tokens=cfg.eval_max_new_tokens, temperature=cfg.eval_temperature, seed=cfg.seed), progress=progress)
-    per, samples = collections.defaultdict(list), []
-    for (t, p), text in zip(asks, outs):
-        pr = parse_response(text)
-        if pr.ok: per[t.id].append(Candidate(t.id, pr.code, name=f"{name}-{len(per[t.id])}", stage='sft', origin=name, prompt=p.text,
-                                             analysis=pr.analysis, meta=dict(template_id=p.template_id)))
-        else: samples.append((t.id, None, None, reason_kind(pr.reason)))
-    judged = dict((c.id, r) for c, r in verify([c for cs in per.values() for c in cs], {t.id: t for t in tasks}, device=cfg.eval_device,
-                                              cfg=verification_config(cfg.seed), store=store, progress=progress))
-    for tid, cs in per.items():
-        for c in cs: samples.append((tid, c, judged[c.id], ''))
+    asks = [Ask(t, optimize_prompt(t, device=cfg.eval_device, form=cfg.resolved_eval_form())) for t in tasks for _ in range(cfg.eval_samples)]
+    dropped = []
+    cands, _ = propose(be, asks, GenConfig(max_new_tokens=cfg.eval_max_new_tokens, temperature=cfg.eval_temperature, seed=cfg.seed),
+                       'sft', name, progress=progress, dropped=dropped)
+    n = collections.Counter()
+    for c in cands: c.name = f"{name}-{n[c.task_id]}"; n[c.task_id] += 1   # numbered per task
+    samples = [(a.task.id, None, None, why) for a, why in dropped]
+    samples += [(c.task_id, c, r, '') for c, r in verify(cands, {t.id: t for t in tasks}, device=cfg.eval_device,
+                                                          cfg=verification_config(cfg.seed), store=store, progress=progress)]
     rows = []
     for t in tasks:
         s = [x for x in samples if x[0] == t.id]
         ok = [x for x in s if x[2] is not None and x[2].ok]
-        rows.append(dict(task=t.id, samples=len(s), parsed=sum(x[1] is not None for x in s), correct=len(ok), fraction=len(ok) / len(s) if s else 0.0,
+        rows.append(dict(task=t.id, samples=len(s), parsed=sum(x[1] is not None or x[3] == 'duplicate' for x in s), correct=len(ok), fraction=len(ok) / len(s) if s else 0.0,
                          new=sum(code_hash(x[1].code) not in train_codes for x in ok),
                          best=max((x[2].speedup() or 0 for x in ok), default=None) or None,
                          failures=' '.join(f"{k}:{v}" for k, v in collections.Counter(x[3] or x[2].verdict for x in s if x not in ok).most_common(3))))

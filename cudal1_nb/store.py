@@ -8,10 +8,10 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/store.html.md"""
 from __future__ import annotations
 import os, json, time, math, sqlite3, hashlib, threading, contextlib, heapq
 from pathlib import Path
-from .core import Task, Candidate, EvalResult, KINDS, atomic_write, get_base_dir
+from .core import Task, Candidate, EvalResult, KINDS, atomic_write, get_base_dir, counted_speedup
 
 # %% auto #0
-__all__ = ['SCHEMA_VERSION', 'RELEASE_FIELDS', 'BASELINE_FIELDS', 'SCORE_BASELINES', 'Store']
+__all__ = ['SCHEMA_VERSION', 'RELEASE_FIELDS', 'BASELINE_FIELDS', 'SCORE_BASELINES', 'Store', 'read_evals']
 
 # %% ../nbs/02_store.ipynb #211ef6ad
 SCHEMA_VERSION = 1
@@ -277,39 +277,36 @@ def evals(self:Store, task_id:str|None=None, # only this task's
 # %% ../nbs/02_store.ipynb #c2a51132
 @patch_method
 def _ranked(self:Store, task_id, baseline, device, kinds)->list:
+    "[(row id, EvalResult, speedup)] of each correct candidate's deciding evaluation, by `counted_speedup` over `baseline`, highest first."
     kinds = tuple(kinds)
-    dev = ' AND ev.device=?' if device is not None else ''
-    sql = f"""WITH e AS (
-      SELECT ev.id, ev.candidate_id, ev.kind, ev.verdict, s.speedup,
-             ROW_NUMBER() OVER (PARTITION BY ev.candidate_id ORDER BY ev.created DESC, ev.id DESC) AS rn
-      FROM evaluations ev LEFT JOIN eval_speedups s ON s.eval_id=ev.id AND s.baseline=?
-      WHERE ev.task_id=? AND ev.candidate_id IS NOT NULL AND ev.kind IN ({','.join('?'*len(kinds))}){dev}
-        AND (s.speedup IS NOT NULL OR (ev.kind='measured' AND ev.verdict!='ok')))
-    SELECT id, candidate_id, speedup FROM e
-    WHERE rn=1 AND speedup IS NOT NULL AND (kind='published' OR verdict='ok') ORDER BY speedup DESC, id"""
-    return self._q(sql, (baseline, task_id, *kinds, *([device] if device is not None else [])))
+    dev = ' AND device=?' if device is not None else ''
+    rows = self._q(f"""SELECT * FROM evaluations WHERE task_id=? AND candidate_id IS NOT NULL AND kind IN ({','.join('?'*len(kinds))}){dev}
+                       ORDER BY created DESC, id DESC""", (task_id, *kinds, *([device] if device is not None else [])))
+    done, out = set(), []
+    for r in rows:   # newest first: a candidate's first evaluation that has a counted speedup or failed decides
+        if r['candidate_id'] in done: continue
+        e = _row_eval(r); s = counted_speedup(e, baseline)
+        if s is None and not (e.kind == 'measured' and e.verdict != 'ok'): continue
+        done.add(r['candidate_id'])
+        if s is not None: out.append((r['id'], e, s))
+    return sorted(out, key=lambda x: (-x[2], x[0]))
 
 @patch_method
 def best_k(self:Store, task_id:str, # the task
            k:int=5,                 # how many candidates
-           baseline:str='eager',    # rank by the speedup over this baseline
+           baseline:str='eager',    # rank by `counted_speedup` over this baseline ('eager': the policy's matching one)
            device:str|None=None,    # only evaluations on this device (all when None)
            kind:str='measured',     # 'measured' or 'published'
           )->list[tuple[Candidate, EvalResult]]:
     "The `k` fastest correct candidates of a task, each with its latest evaluation, fastest first."
-    out = []
-    for r in self._ranked(task_id, baseline, device, [kind])[:k]:
-        ev = _row_eval(self._q('SELECT * FROM evaluations WHERE id=?', (r['id'],))[0])
-        out.append((self.get_candidate(r['candidate_id']), ev))
-    return out
+    return [(self.get_candidate(e.candidate_id), e) for _, e, _ in self._ranked(task_id, baseline, device, [kind])[:k]]
 
 @patch_method
 def exemplars(self:Store, task_id:str, baseline:str='eager', device:str|None=None,
               kind:str|None=None, # 'measured', 'published', or both when None
              )->list[tuple[Candidate, float]]:
     "Every correct candidate of a task with its speedup (latest evaluation), fastest first."
-    return [(self.get_candidate(r['candidate_id']), r['speedup'])
-            for r in self._ranked(task_id, baseline, device, KINDS if kind is None else [kind])]
+    return [(self.get_candidate(e.candidate_id), sp) for _, e, sp in self._ranked(task_id, baseline, device, KINDS if kind is None else [kind])]
 
 # %% ../nbs/02_store.ipynb #b9ef52d6
 def _toposort(ids:dict, edges:list)->list:
@@ -359,6 +356,16 @@ def stats(self:Store)->dict:
                 releases=grp('SELECT release, count(*) FROM release_rows GROUP BY 1 ORDER BY 1'),
                 n_tasks=self._q('SELECT count(*) FROM tasks')[0][0], n_candidates=self._q('SELECT count(*) FROM candidates')[0][0],
                 n_evals=self._q('SELECT count(*) FROM evaluations')[0][0])
+
+# %% ../nbs/02_store.ipynb #18b56810
+def read_evals(path:str|Path)->list[dict]:
+    "The rows of an audit's `evals.jsonl` (or `evals.partial.jsonl`): one `EvalResult` dict per line, plus `level` and `task`."
+    rows = []
+    for ln, line in enumerate(Path(path).read_text().splitlines(), 1):
+        if not line.strip(): continue
+        try: rows.append(json.loads(line))
+        except json.JSONDecodeError as e: raise ValueError(f"{path}:{ln}: not JSON ({e})") from None
+    return rows
 
 # %% ../nbs/02_store.ipynb #f4529c82
 RELEASE_FIELDS = ('level_id', 'task_id', 'ref_code', 'custom_code', 'cuda_graph_code', 'cudnn_code', 'score_default',

@@ -9,8 +9,7 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/widgets.html.md"""
 # %% ../nbs/30_widgets.ipynb #b4d172ae
 from __future__ import annotations
 import html, difflib
-from .core import BASELINES
-from .analysis import earned
+from .core import BASELINES, counted_speedup
 
 # %% auto #0
 __all__ = ['VariantBrowser', 'leaderboard_html']
@@ -98,8 +97,8 @@ class VariantBrowser:
         for i, c in enumerate(sel):
             for e in self.evs.get(c.id, []):
                 series.setdefault(f"{e.device or '?'} ({e.kind})", {})[i] = e
-        traces = [go.Bar(x=[names[i] for i in es], y=[earned(e, b) for e in es.values()], name=dev,
-                         hovertext=[f"{e.verdict or e.kind}: {_fmt(earned(e, b))} {', '.join(e.flags)}" for e in es.values()])
+        traces = [go.Bar(x=[names[i] for i in es], y=[counted_speedup(e, b) for e in es.values()], name=dev,
+                         hovertext=[f"{e.verdict or e.kind}: {_fmt(counted_speedup(e, b))} {', '.join(e.flags)}" for e in es.values()])
                   for dev, es in sorted(series.items())]
         self.plot.data = ()
         if traces: self.plot.add_traces(traces)
@@ -123,7 +122,7 @@ def leaderboard_html(cands:dict, evs:dict, baseline:str='eager')->str:
     best = {}
     for cid, es in evs.items():
         for e in es:
-            if (s := earned(e, baseline)): best.setdefault(cid, {})[e.device] = max(s, best.get(cid, {}).get(e.device, 0))
+            if (s := counted_speedup(e, baseline)): best.setdefault(cid, {})[e.device] = max(s, best.get(cid, {}).get(e.device, 0))
     order = sorted(best, key=lambda cid: -max(best[cid].values()))
     head = '<tr><th>#</th><th>variant</th>' + ''.join(f"<th>{html.escape(d)}</th>" for d in devs) + '</tr>'
     rows = ''.join(f"<tr><td>{i + 1}</td><td>{html.escape(cands[cid].name or cid[:8]) if cid in cands else cid[:8]}</td>"
