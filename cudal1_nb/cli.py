@@ -73,9 +73,9 @@ def cmd_run(a)->int:
     return 0 if s['tasks_ok'] == s['tasks'] and s['variants_ok'] == s['variants'] else 1
 
 # %% ../nbs/90_cli.ipynb #d7c4772d
-STAGE_NOTEBOOKS = {'collect': '11_collect.ipynb', 'augment': '12_augment.ipynb', 'sft': '13_sft.ipynb'}
-STAGE_CHAINS = {'stage1': ('collect', 'augment', 'sft')}
-STAGE_INPUT = {'augment': 'collect_run', 'sft': 'dataset'}   # in a chain: the field that receives the previous stage's run directory
+STAGE_NOTEBOOKS = {'collect': '11_collect.ipynb', 'augment': '12_augment.ipynb', 'sft': '13_sft.ipynb', 'selftrain': '14_selftrain.ipynb', 'rl': '15_rl.ipynb'}
+STAGE_CHAINS = {'stage1': ('collect', 'augment', 'sft'), 'train': ('collect', 'augment', 'sft', 'selftrain', 'rl')}
+STAGE_INPUT = {'augment': 'collect_run', 'sft': 'dataset', 'selftrain': 'init', 'rl': 'init'}   # in a chain: the field that receives the previous stage's run directory
 
 def _nbs_dir()->Path:
     from cudal1_nb.core import repo_root
@@ -105,12 +105,18 @@ def run_stage(name:str, # a stage of `STAGE_NOTEBOOKS`
     finally: os.environ.clear(); os.environ.update(env)
     return rd
 
-def _stage_fields()->dict:
-    from dataclasses import fields
+def _stage_configs()->dict:
+    "Stage name -> its config class."
     from cudal1_nb.collect import CollectConfig
     from cudal1_nb.augment import AugmentConfig
     from cudal1_nb.sft import SFTStageConfig
-    return {n: {f.name for f in fields(c)} for n, c in (('collect', CollectConfig), ('augment', AugmentConfig), ('sft', SFTStageConfig))}
+    from cudal1_nb.selftrain import SelfTrainConfig
+    from cudal1_nb.rl import RLConfig
+    return dict(collect=CollectConfig, augment=AugmentConfig, sft=SFTStageConfig, selftrain=SelfTrainConfig, rl=RLConfig)
+
+def _stage_fields()->dict:
+    from dataclasses import fields
+    return {n: {f.name for f in fields(c)} for n, c in _stage_configs().items()}
 
 def cmd_stage(a)->int:
     d = _params(None, a.config)
@@ -123,13 +129,19 @@ def cmd_stage(a)->int:
         st, _, f = k.rpartition('.')
         if st and st not in chain: raise ValueError(f"-p {k}: stage {st!r} is not part of {a.name!r} ({', '.join(chain)})")
         if not any(f in fields[x] for x in ([st] if st else chain)): raise ValueError(f"-p {k}: no stage of {a.name!r} has a field {f!r}")
-    prev = None
-    for st in chain:
+    plan = {}
+    for st in chain:   # every stage's config is built (and so validated) before the first stage starts
         p = dict(d.get(st, {})) if sections else dict(d)
-        if len(chain) > 1 and prev is not None: p.setdefault(STAGE_INPUT[st], str(prev))
         for k, v in cli.items():
             s_, _, f = k.rpartition('.')
             if (s_ == st) or (not s_ and (len(chain) == 1 or f in fields[st])): p[f] = v
+        try: _stage_configs()[st].from_params({k: v for k, v in p.items() if k != STAGE_INPUT.get(st) or len(chain) == 1})
+        except (ValueError, TypeError) as e: raise ValueError(f"stage {st}: {e}") from None
+        plan[st] = p
+    prev = None
+    for st in chain:
+        p = plan[st]
+        if len(chain) > 1 and prev is not None: p.setdefault(STAGE_INPUT[st], str(prev))
         prev = run_stage(st, p, progress=sys.stderr.isatty())
         summ = json.loads((prev/'summary.json').read_text())
         print(f"{st}: {json.dumps(summ)}")
@@ -253,7 +265,7 @@ def build_parser()->argparse.ArgumentParser:
     rp.add_argument('--json', action='store_true', help='one JSON object per GPU x level x baseline row')
     rp.add_argument('--html', metavar='OUT', help='also write the tables as an HTML page')
     rp.set_defaults(fn=cmd_report)
-    sg = sub.add_parser('stage', help='run one stage notebook (collect, augment, sft) or a chain (stage1) through papermill')
+    sg = sub.add_parser('stage', help='run one stage notebook (collect, augment, sft, selftrain, rl) or a chain (stage1, train) through papermill')
     sg.add_argument('name', help=f"one of {', '.join(list(STAGE_NOTEBOOKS) + list(STAGE_CHAINS))}")
     sg.add_argument('-p', '--param', nargs=2, action='append', metavar=('KEY', 'VALUE'), help="set a field of the stage's config")
     sg.add_argument('--config', help='JSON file: the config fields, or one section per stage')

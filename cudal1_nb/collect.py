@@ -25,6 +25,7 @@ __all__ = ['CollectConfig', 'offline_candidates', 'Collected', 'collect', 'compl
 class CollectConfig(StageConfig):
     "Config of teacher collection (stage 1)."
     suite: str = 'minibench'     # task source (`cudal1_nb.tasks.read_source`: 'minibench', 'kernelbench', 'cuda-l1:GPU', a directory or release file)
+    split: str = 'train'         # 'train' (held-out tasks are never trained on; `cudal1_nb.tasks.split_tasks`), 'held-out' or 'all'
     levels: tuple[int, ...] = () # only these levels (empty: all)
     limit: int = 0               # at most this many tasks (0: all)
     teachers: tuple[str, ...] = ()  # backend specs (`cudal1_nb.generate.make_backend`): 'hf:PATH', 'openai:MODEL@URL', 'replay:FILE[+SPEC]'
@@ -48,6 +49,8 @@ class CollectConfig(StageConfig):
         from cudal1_nb.prompts import PROMPTS
         if bad := [f for f in self.forms if f not in PROMPTS]: raise ValueError(f"unknown prompt form(s) {bad}; known: {sorted(PROMPTS)}")
         if not self.teachers and not self.offline: raise ValueError("give at least one teacher backend or offline source")
+        from cudal1_nb.tasks import SPLITS
+        if self.split not in SPLITS: raise ValueError(f"split must be one of {SPLITS}, got {self.split!r}")
     def eval_config(self)->EvalConfig:
         return verification_config(self.seed, self.budget_s, self.workers)
     def gen_config(self, round_:int):

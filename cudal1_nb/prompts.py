@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from .core import Task, Candidate, EvalResult, code_hash, short_hash, counted_speedup
 
 # %% auto #0
-__all__ = ['PROMPTS', 'OPTIMIZE_FORMS', 'RELEASED', 'PARSE_REASONS', 'PY_LANGS', 'Template', 'add_template', 'Prompt', 'fence',
-           'optimize_prompt', 'contrastive_prompt', 'Parsed', 'reason_kind', 'parse_response']
+__all__ = ['PROMPTS', 'CONTRASTIVE_KINDS', 'OPTIMIZE_FORMS', 'RELEASED', 'PARSE_REASONS', 'PY_LANGS', 'Template', 'add_template',
+           'Prompt', 'fence', 'optimize_prompt', 'contrastive_prompt', 'Parsed', 'reason_kind', 'parse_response']
 
 # %% ../nbs/05_prompts.ipynb #f782659d
 _ID = re.compile(r'(?P<kind>[a-z][a-z0-9]*(?:-[a-z0-9]+)*)/v(?P<v>[1-9]\d*)')
@@ -220,10 +220,35 @@ exactly as in the reference implementation.
 comparison functions such as `torch.allclose`).
 - Do not import, subclass or call `Model`."""))
 
+add_template(Template('contrastive-terse/v1', 'contrastive-terse', """\
+Optimize this PyTorch program for $device.
+
+Reference (`Model`, `get_inputs`, `get_init_inputs`):
+
+$code_block
+
+Earlier versions of `ModelNew` and their measured speedups over the reference ($n, slowest first):
+
+$exemplars
+
+Write `ModelNew`, faster than all of them: same `__init__` arguments, parameters created in the same order \
+(same seed, same weights), same `forward` inputs and outputs (count, shapes, dtypes).
+
+$device_note
+
+Rules: results must match the reference within tolerance for any input of the given shapes, at the reference's \
+precision (no float16, bfloat16 or TF32); no caching of outputs or inputs between calls, and no modifying the inputs; \
+no extra streams, threads or deferred work; hyperparameters, module-level constants and input shapes and dtypes \
+unchanged; no patching of torch, of Python or of the benchmark's timing and comparison functions; no use of `Model`.
+
+Reply with a single complete ```python code block defining `ModelNew` with its imports and helpers (no `get_inputs` or \
+`get_init_inputs`)."""))
+CONTRASTIVE_KINDS = ('contrastive', 'contrastive-terse')   # the paper's full protocol, and the terse form (the stage-1 terse prompt plus the scored variants) for small models
+
 OPTIMIZE_FORMS = ('optimize/v1', 'optimize-terse/v1', 'optimize-steps/v1')   # stage-1 phrasings, for prompt augmentation
 RELEASED = {   # template id -> `Template.sha` of its released text: a released text never changes
     'device-cuda/v1': 'aba0a7b1f4a58a05', 'device-cpu/v1': '4ecde50e2321f118', 'optimize/v1': '10c1d02a9ac4a683',
-    'optimize-terse/v1': '73d7dd1218515f32', 'optimize-steps/v1': '37b904986709fdf9', 'contrastive/v1': 'dca54b3b1dcc9650',
+    'optimize-terse/v1': '73d7dd1218515f32', 'optimize-steps/v1': '37b904986709fdf9', 'contrastive/v1': 'dca54b3b1dcc9650', 'contrastive-terse/v1': 'c9e37f4d52f5eeeb',
 }
 
 # %% ../nbs/05_prompts.ipynb #8c8fc65d
@@ -282,10 +307,10 @@ def contrastive_prompt(task:Task, # the reference program
                        exemplars:list, # (Candidate, EvalResult) pairs for this task: earlier variants and their measurements
                        device:str='cuda', # 'cuda' or 'cpu'
                        baseline:str='eager', # the speedup shown is `cudal1_nb.core.counted_speedup` over this baseline ('eager': the policy's matching one)
-                       form:str='contrastive/v1', # a 'contrastive' template
+                       form:str='contrastive/v1', # a template of `CONTRASTIVE_KINDS`
                       )->Prompt:
     "The stage-3 prompt: task, reference, scored variants slowest first, the three-section protocol, requirements, restrictions."
-    t, code = _template(form, ('contrastive',)), _task_code(task)
+    t, code = _template(form, CONTRASTIVE_KINDS), _task_code(task)
     if not exemplars: raise ValueError("contrastive_prompt needs at least one exemplar (the paper uses 2)")
     rows = []
     for i, ce in enumerate(exemplars):

@@ -308,6 +308,14 @@ def exemplars(self:Store, task_id:str, baseline:str='eager', device:str|None=Non
     "Every correct candidate of a task with its speedup (latest evaluation), fastest first."
     return [(self.get_candidate(e.candidate_id), sp) for _, e, sp in self._ranked(task_id, baseline, device, KINDS if kind is None else [kind])]
 
+@patch_method
+def programs(self:Store, task_id:str, device:str|None=None, baseline:str='eager')->list[tuple[Candidate, EvalResult]]:
+    "Every correct program of a task once (candidates with the same code count once, as the fastest of them), fastest first: the pool contrastive exemplars are drawn from."
+    seen, out = set(), []
+    for c, e in self.best_k(task_id, 10**9, baseline, device):
+        if c.code_hash not in seen: seen.add(c.code_hash); out.append((c, e))
+    return out
+
 # %% ../nbs/02_store.ipynb #b9ef52d6
 def _toposort(ids:dict, edges:list)->list:
     "Order `ids` ({id: sort key}) so that every parent comes before its children; `edges` are (child, parent)."

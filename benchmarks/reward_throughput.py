@@ -1,0 +1,58 @@
+"""Throughput of the RL reward on never-compiled programs: a batch of real kernels replayed through `KernelReward`, as
+one RL step would hand them over, with an empty build cache.
+
+    python benchmarks/reward_throughput.py RELEASE.jsonl [--n 64] [--batch 32] [--device cuda] [--budget 0.3] [--json OUT]
+
+RELEASE is a CUDA-L1 release file (e.g. h100.jsonl): its programs that compile an extension (`load_inline`) are taken,
+first `--n` of them, each answered as a model would (the program in a fenced block), in batches of `--batch` (one
+`KernelReward` call each, the whole batch judged concurrently in the sandboxed pool). The base directory (so the
+extension build cache) is a fresh temporary directory unless `--warm` is given. Prints per batch and in total: programs
+judged per minute, the verdicts, the build time summed over programs (`meta.build_s`), and where the device lock
+was held (`meta.locked_s`)."""
+import argparse, json, os, statistics, sys, tempfile, time, collections
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('release'); ap.add_argument('--n', type=int, default=64); ap.add_argument('--batch', type=int, default=32)
+    ap.add_argument('--device', default='cuda'); ap.add_argument('--budget', type=float, default=0.3)
+    ap.add_argument('--workers', type=int, default=0); ap.add_argument('--levels', default='')
+    ap.add_argument('--warm', action='store_true', help='keep the existing build cache (default: a cold one)')
+    ap.add_argument('--json', default='')
+    a = ap.parse_args(argv)
+    if not a.warm: os.environ['CUDAL1_BASE_DIR'] = tempfile.mkdtemp(prefix='cudal1-reward-')
+    from cudal1_nb.audit import release_items
+    from cudal1_nb.rl import KernelReward, RewardConfig
+    from cudal1_nb.verify import verification_config
+    from cudal1_nb.prompts import fence
+    from dataclasses import replace
+    items, name = release_items(a.release, levels=[int(x) for x in a.levels.split(',') if x] or None)
+    picked = [(t, c) for t, c, _ in items if c is not None and 'load_inline' in c.code][:a.n]
+    if not picked: sys.exit(f"{a.release}: no program that builds an extension")
+    tasks = list({t.id: t for t, _ in picked}.values())
+    cfg = replace(verification_config(0, a.budget, a.workers), policy='strict')
+    kr = KernelReward(tasks, RewardConfig(), cfg, device=a.device, db=str(Path(os.environ.get('CUDAL1_BASE_DIR', tempfile.mkdtemp()))/'reward.sqlite'), run='throughput')
+    rows, t_all = [], time.time()
+    for b in range(0, len(picked), a.batch):
+        batch = picked[b:b + a.batch]
+        t0 = time.time()
+        ros = kr.score(['(replayed)'] * len(batch), [fence(c.code) for _, c in batch], [t.id for t, _ in batch], step=b // a.batch)
+        dt = time.time() - t0
+        evs = [kr.cache[k] for k in kr.cache if k[0] in {t.id for t, _ in batch}]
+        build = [e.meta.get('build_s') for e in evs if e.meta.get('build_s') is not None]
+        locked = [e.meta.get('locked_s') for e in evs if e.meta.get('locked_s') is not None]
+        row = dict(batch=b // a.batch, programs=len(batch), seconds=round(dt, 1), per_min=round(60 * len(batch) / dt, 1),
+                   verdicts=dict(collections.Counter(r.verdict for r in ros)), build_s_sum=round(sum(build), 1),
+                   build_s_median=round(statistics.median(build), 1) if build else None, locked_s_sum=round(sum(locked), 1))
+        rows.append(row); print(json.dumps(row), flush=True)
+    total = time.time() - t_all
+    out = dict(release=a.release, device=a.device, programs=len(picked), batch=a.batch, seconds=round(total, 1),
+               per_min=round(60 * len(picked) / total, 1), cores=os.cpu_count(), workers=a.workers, budget_s=a.budget, cold=not a.warm, batches=rows,
+               reward_per_rollout=[r.reward for r in kr.rollouts])
+    print(f"{len(picked)} never-compiled programs in {total:.0f} s: {out['per_min']} per minute on {os.cpu_count()} cores ({a.device})")
+    if a.json: Path(a.json).write_text(json.dumps(out, indent=1) + '\n')
+
+
+if __name__ == '__main__': main()

@@ -1,0 +1,142 @@
+"""The CPU mini-world experiment of stage 3: from one stage-2 checkpoint, the same wall-clock budget per arm, several seeds:
+contrastive GRPO, plain GRPO (the stage-1 prompt, no exemplars) and evolve (scored exemplars in context, no weight updates).
+
+Every arm-seed starts from a copy of the same variant store (the one stage 1 and 2 left), so arms never see each other's
+programs. Before any arm runs, the stage-2 policy itself is sampled on the training tasks (its own prompt, no update):
+that is the yardstick of the issue's target (the contrastive arm's geometric-mean sampled speedup >= 1.5x the
+stage-2 policy's).
+
+    python benchmarks/rl_experiment.py --init RUN_DIR --store STORE.sqlite --out data/experiments/rl_cpu \
+        --seeds 0,1,2 --budget 180 [--arms contrastive,plain,evolve] [-p KEY VALUE ...]
+
+RUN_DIR is a selftrain run (or sft run); STORE the store those stages wrote. Writes OUT/<arm>-s<seed>/ (the RL run
+directories, rollouts included), OUT/baseline.json, OUT/summary.json, OUT/table.md and OUT/curves.html.
+"""
+import argparse, json, math, os, shutil, statistics, sys, time, random
+from pathlib import Path
+
+ARMS = {'contrastive': dict(mode='grpo', arm='contrastive'), 'plain': dict(mode='grpo', arm='plain'),
+        'evolve': dict(mode='evolve', arm='contrastive')}
+SHOW = ('correct', 'fast_1', 'gmean', 'gmean_correct')
+
+
+def baseline(init, store, out, samples, seed, params):
+    "The stage-2 policy on the training tasks: its own (stage-1) prompt, `samples` per task, no update."
+    from cudal1_nb.rl import RLConfig, KernelReward, PromptSource, evolve, step_metrics
+    from cudal1_nb.selftrain import load_policy, find_policy
+    from cudal1_nb.tasks import load_tasks, split_tasks
+    from cudal1_nb.generate import HFBackend, GenConfig
+    cfg = RLConfig.from_params(dict(params, init=str(init), arm='plain', db=str(store), seed=seed))
+    tasks = load_tasks(cfg.suite, validate=False)
+    out.mkdir(parents=True, exist_ok=True)
+    res = {}
+    for split in ('train', 'held-out'):
+        ts = split_tasks(tasks, split)
+        model, tok, _ = load_policy(find_policy(init), 'cpu')
+        kr = KernelReward(tasks, cfg.reward_config(), cfg.eval_config(), 'cpu', str(store), run='baseline', arm='stage2', log_path=out/f'rollouts_{split}.jsonl')
+        ros = evolve(HFBackend.from_objects(model, tok, name='stage2', batch_size=16), PromptSource(ts, cfg.plan(), str(store), 'cpu', seed), kr,
+                     steps=1, num_generations=samples, prompts_per_step=len(ts),
+                     gen=GenConfig(max_new_tokens=cfg.max_completion_length, temperature=cfg.temperature, top_p=cfg.top_p, seed=seed), split=split)
+        res[split] = step_metrics(ros)
+    return res
+
+
+def ci95(xs):
+    "Mean and a t-based 95 % interval over seeds."
+    xs = [x for x in xs if x is not None]
+    if len(xs) < 2: return (xs[0] if xs else None, None, None)
+    t = {2: 12.71, 3: 4.30, 4: 3.18, 5: 2.78}.get(len(xs), 2.26)
+    m, h = statistics.fmean(xs), t * statistics.stdev(xs) / math.sqrt(len(xs))
+    return m, m - h, m + h
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--init', required=True, help='the stage-2 (selftrain) or sft run directory every arm starts from')
+    ap.add_argument('--store', required=True, help='the variant store stages 1-2 wrote (copied for every arm and seed)')
+    ap.add_argument('--out', required=True)
+    ap.add_argument('--seeds', default='0,1,2')
+    ap.add_argument('--arms', default='contrastive,plain,evolve')
+    ap.add_argument('--budget', type=float, default=180.0, help='seconds of training per arm and seed')
+    ap.add_argument('--baseline-samples', type=int, default=4)
+    ap.add_argument('-p', nargs=2, action='append', default=[], metavar=('KEY', 'VALUE'), help='RLConfig field for every arm')
+    a = ap.parse_args(argv)
+    from cudal1_nb.rl import RLConfig, run_rl, read_rollouts, curves
+    from cudal1_nb.core import git_info
+    out, seeds, arms = Path(a.out), [int(s) for s in a.seeds.split(',')], a.arms.split(',')
+    if bad := [x for x in arms if x not in ARMS]: sys.exit(f"unknown arm(s) {bad}; known: {list(ARMS)}")
+    params = {}
+    for k, v in a.p:
+        try: params[k] = json.loads(v)
+        except ValueError: params[k] = v
+    for x in arms: RLConfig.from_params(dict(params, **ARMS[x], init=a.init))   # refuse bad settings before anything runs
+    out.mkdir(parents=True, exist_ok=True)
+    t0 = time.time()
+    bl_store = out/'baseline.sqlite'; shutil.copy(a.store, bl_store)
+    base = baseline(a.init, bl_store, out/'baseline', a.baseline_samples, seeds[0], params)
+    bl_store.unlink()
+    (out/'baseline.json').write_text(json.dumps(base, indent=1) + '\n')
+    print('stage-2 policy:', json.dumps(base), flush=True)
+    runs = {}
+    for seed in seeds:
+        for x in arms:
+            rd = out/f"{x}-s{seed}"
+            st = rd/'store.sqlite'
+            rd.mkdir(parents=True, exist_ok=True)
+            if not st.exists(): shutil.copy(a.store, st)
+            cfg = RLConfig.from_params(dict(params, **ARMS[x], init=a.init, seed=seed, db=str(st), steps=params.get('steps', 1000),
+                                            time_budget_s=a.budget, device='cpu'))
+            t1 = time.time()
+            s = run_rl(cfg, rd)
+            s['wall_s'] = round(time.time() - t1, 1)
+            runs[(x, seed)] = s
+            st.unlink()   # the programs are in rollouts.jsonl; the store copy is large and per-run
+            print(f"{x} seed {seed}: {s['steps']} steps, train last {json.dumps(s['train_last'])}, held-out after {json.dumps(s['held_out_after'])}", flush=True)
+    rows = []
+    for x in arms:
+        for split, key in (('train', 'train_last'), ('held-out', 'held_out_after')):
+            r = dict(arm=x, split=split, seeds=len(seeds))
+            for m in SHOW:
+                mean, lo, hi = ci95([runs[(x, s)][key].get(m) for s in seeds])
+                r[m] = mean; r[m + '_ci'] = [lo, hi]
+            if split == 'train':
+                mean, lo, hi = ci95([runs[(x, s)]['train_best_gmean'] for s in seeds]); r['best_gmean'], r['best_gmean_ci'] = mean, [lo, hi]
+            r['ratio_to_stage2'] = r['gmean'] / base[split]['gmean'] if r['gmean'] and base[split]['gmean'] else None
+            rows.append(r)
+    summary = dict(command=' '.join(sys.argv), git=git_info(), budget_s=a.budget, seeds=seeds, params=params, stage2=base, table=rows,
+                   runs={f"{x}-s{s}": v for (x, s), v in runs.items()}, seconds=round(time.time() - t0, 1))
+    (out/'summary.json').write_text(json.dumps(summary, indent=1) + '\n')
+    fmt = lambda v: '—' if v is None else f"{v:.3f}"
+    lines = ['| arm | split | correct | fast_1 | gmean sampled (95 % CI over seeds) | gmean correct | best-so-far gmean | / stage 2 |', '|---|---|---|---|---|---|---|---|']
+    for r in rows:
+        ci = r['gmean_ci']
+        lines.append(f"| {r['arm']} | {r['split']} | {fmt(r['correct'])} | {fmt(r['fast_1'])} | {fmt(r['gmean'])} [{fmt(ci[0])}, {fmt(ci[1])}] | "
+                     f"{fmt(r['gmean_correct'])} | {fmt(r.get('best_gmean'))} | {fmt(r['ratio_to_stage2'])} |")
+    lines.append(f"| stage 2 | train | {fmt(base['train']['correct'])} | {fmt(base['train']['fast_1'])} | {fmt(base['train']['gmean'])} | {fmt(base['train']['gmean_correct'])} | | 1.000 |")
+    lines.append(f"| stage 2 | held-out | {fmt(base['held-out']['correct'])} | {fmt(base['held-out']['fast_1'])} | {fmt(base['held-out']['gmean'])} | {fmt(base['held-out']['gmean_correct'])} | | 1.000 |")
+    (out/'table.md').write_text('\n'.join(lines) + '\n')
+    print('\n'.join(lines))
+    try:
+        import plotly.graph_objects as go
+        from plotly.subplots import make_subplots
+        fig = make_subplots(rows=1, cols=3, subplot_titles=('correct (train)', 'fast_1 (train)', 'gmean sampled speedup (train)'))
+        colors = dict(contrastive='#1f77b4', plain='#ff7f0e', evolve='#2ca02c')
+        for x in arms:
+            per = {s: [r for r in curves(read_rollouts(out/f"{x}-s{s}"/'rollouts.jsonl')) if r['split'] == 'train'] for s in seeds}
+            steps = sorted({r['step'] for rs in per.values() for r in rs})
+            for i, m in enumerate(('correct', 'fast_1', 'gmean'), 1):
+                vals = [[r[m] for rs in per.values() for r in rs if r['step'] == st and r[m] is not None] for st in steps]
+                mean = [statistics.fmean(v) if v else None for v in vals]
+                lo, hi = [min(v) if v else None for v in vals], [max(v) if v else None for v in vals]
+                fig.add_trace(go.Scatter(x=steps + steps[::-1], y=hi + lo[::-1], fill='toself', line=dict(width=0), fillcolor=colors[x], opacity=0.15,
+                                         showlegend=False, hoverinfo='skip'), row=1, col=i)
+                fig.add_trace(go.Scatter(x=steps, y=mean, mode='lines', name=x, line=dict(color=colors[x]), showlegend=i == 1), row=1, col=i)
+            for i, m in enumerate(('correct', 'fast_1', 'gmean'), 1):
+                fig.add_hline(y=base['train'][m], line=dict(dash='dot', color='grey'), row=1, col=i)
+        fig.update_layout(title=f"CPU mini-world, {len(seeds)} seeds, {a.budget:.0f} s per arm (band: min-max over seeds; dotted: stage-2 policy)", height=380)
+        fig.write_html(str(out/'curves.html'), include_plotlyjs=True)
+    except ImportError: pass
+    print(f"wrote {out} in {time.time() - t0:.0f} s")
+
+
+if __name__ == '__main__': main()
