@@ -31,6 +31,8 @@ CHECKS = {   # dynamic check (an `EvalResult` flag) -> (catalog id, what it mean
     'ref_drift': ('T9', 'the reference got slower or faster after its import'),
     'changed': ('T9', 'it changed global backend state (cuDNN, TF32, matmul precision, threads)'),
     'fp32_reference': ('', 'no float64 reference: outputs compared with float32'),
+    'out_of_bounds': ('C15', 'it wrote outside a tensor handed to it or allocated by it (a guard band next to it changed)'),
+    'output_reused': ('', 'it returned the same output buffer from different calls (pre-allocated output): each output is judged as it was at return'),
 }
 
 def finding_id(flag:str)->tuple:
@@ -54,7 +56,7 @@ class Policy:
     def rejects(self, flag:str)->bool: return flag in self.reject
     def action(self, flag:str)->str: return 'cheat' if self.rejects(flag) else 'flag'
 
-_DYNAMIC = frozenset({'tamper', 'deferred_output', 'unjoined_stream', 'threads', 'persisting_l2', 'input_independent'})
+_DYNAMIC = frozenset({'tamper', 'out_of_bounds', 'deferred_output', 'unjoined_stream', 'threads', 'persisting_l2', 'input_independent'})
 _STATIC_STRICT = frozenset(f"static:{r}" for r in ('thread', 'monkeypatch', 'frame_walk', 'code_replace', 'l2_persist', 'other_gpu',
                                                   'process_control', 'subprocess', 'network', 'ctypes', 'dynamic_exec', 'obfuscation',
                                                   'token_paste', 'tensor_subclass', 'size_constant'))
