@@ -5,7 +5,7 @@
 Every program is evaluated once (policy `strict`) and its result judged again under `audit`. 'as expected' says
 whether both verdicts (and the flags the program's header names) are what its header expects."""
 import argparse, json, sys, time
-from cudal1_nb.policy import run_cheat_suite
+from cudal1_nb.cheats import run_cheat_suite
 
 
 def main(argv=None):

@@ -13,7 +13,8 @@ from .core import print_table
 
 # %% auto #0
 __all__ = ['STAGE_NOTEBOOKS', 'STAGE_CHAINS', 'STAGE_INPUT', 'cmd_tasks', 'cmd_download', 'cmd_store', 'cmd_run', 'run_stage',
-           'cmd_stage', 'cmd_eval', 'cmd_audit', 'cmd_report', 'build_parser', 'main']
+           'cmd_stage', 'cmd_eval', 'cmd_audit', 'baseline_aliases', 'resolve_baselines', 'cmd_report', 'build_parser',
+           'main']
 
 # %% ../nbs/90_cli.ipynb #18f56540
 def _csv_ints(s): return [int(x) for x in s.split(',') if x.strip()] if s else None
@@ -209,10 +210,32 @@ def cmd_audit(a)->int:
         for r in s['rows']: print(json.dumps(r))
     return 0
 
-# %% ../nbs/90_cli.ipynb #d00b4db6
+# %% ../nbs/90_cli.ipynb #d3f87237
+def baseline_aliases()->dict:
+    "Every name a baseline goes by -> its `EvalResult.speedups` key: the key, the release files' `score_*` field with and without the prefix, and the paper's row name."
+    from cudal1_nb.core import BASELINES
+    from cudal1_nb.store import SCORE_BASELINES
+    from cudal1_nb.analysis import BASELINE_NAMES
+    d = {b: b for b in BASELINES}
+    for field, b in SCORE_BASELINES.items(): d[field] = d[field.removeprefix('score_')] = b
+    for b, name in BASELINE_NAMES.items(): d[name.lower()] = d[name.lower().replace(' ', '_').replace('.', '_').replace('-', '_')] = b
+    return d
+
+def resolve_baselines(names:list|None, # baseline names as typed (None: all)
+                     )->list|None:
+    "The `speedups` keys of `names` (aliases accepted, case-insensitive); a ValueError naming the known ones for any other."
+    if names is None: return None
+    al = baseline_aliases()
+    if bad := [n for n in names if n.lower() not in al]:
+        raise ValueError(f"unknown baseline(s) {bad}; known: {sorted(set(al.values()))} (aliases: {', '.join(sorted(k for k in al if k not in al.values()))})")
+    return list(dict.fromkeys(al[n.lower()] for n in names))
+
+# %% ../nbs/90_cli.ipynb #bfa44959
 def cmd_report(a)->int:
     from cudal1_nb.analysis import report, format_report, report_html
-    rep = report(a.sources, baselines=_csv(a.baseline))
+    try: bs = resolve_baselines(_csv(a.baseline))
+    except ValueError as e: print(f"cudal1 report: {e}", file=sys.stderr); return 2
+    rep = report(a.sources, baselines=bs)
     if a.html:
         Path(a.html).parent.mkdir(parents=True, exist_ok=True)
         Path(a.html).write_text(report_html(rep))
@@ -261,7 +284,7 @@ def build_parser()->argparse.ArgumentParser:
     ev.set_defaults(fn=cmd_eval); au.set_defaults(fn=cmd_audit)
     rp = sub.add_parser('report', help='speedup tables (the paper\'s statistics and honest ones) of release files and audit results')
     rp.add_argument('sources', nargs='+', help='CUDA-L1 release files (h100.jsonl ...) and/or audit evals.jsonl files')
-    rp.add_argument('--baseline', help='comma-separated: eager,torch_compile,torch_compile_ro,cuda_graph,cudnn (default: all a source has)')
+    rp.add_argument('--baseline', help='comma-separated: eager,torch_compile,torch_compile_ro,cuda_graph,cudnn or the paper\'s names (default, torch_compile_default, torch_compile_reduce_overhead...); default: all a source has')
     rp.add_argument('--json', action='store_true', help='one JSON object per GPU x level x baseline row')
     rp.add_argument('--html', metavar='OUT', help='also write the tables as an HTML page')
     rp.set_defaults(fn=cmd_report)

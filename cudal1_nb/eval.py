@@ -18,9 +18,9 @@ from .policy import apply_policy, get_policy
 from .static import scan
 
 # %% auto #0
-__all__ = ['DEFER_S', 'PRECISION_RATIO', 'UNJOINED_RATIO', 'UNJOINED_MS', 'WAIT_S', 'EvalConfig', 'median_ci', 'summarize',
-           'ci_ok', 'compile_job', 'ref_job', 'ReferenceFailed', 'cand_job', 'speedup_reference', 'static_flags',
-           'judge', 'ext_dir', 'evaluate_many', 'evaluate']
+__all__ = ['DEFER_S', 'GUARD_BYTES', 'PRECISION_RATIO', 'UNJOINED_RATIO', 'UNJOINED_MS', 'WAIT_S', 'EvalConfig', 'median_ci',
+           'summarize', 'ci_ok', 'compile_job', 'ref_job', 'ReferenceFailed', 'cand_job', 'speedup_reference',
+           'static_flags', 'judge', 'ext_dir', 'evaluate_many', 'evaluate']
 
 # %% ../nbs/03_eval.ipynb #c53734b0
 @dataclass(frozen=True)
@@ -238,10 +238,11 @@ def _guarded()->dict:
          'torch.cuda.Event.synchronize': torch.cuda.Event.synchronize, 'torch.save': torch.save, 'torch.manual_seed': torch.manual_seed,
          'json.dumps': json.dumps, 'os.write': os.write, 'os.fdopen': os.fdopen, 'builtins.type': builtins.type, 'builtins.isinstance': builtins.isinstance,
          'sandbox._run_child': sb._run_child, 'sandbox.start_clock': sb.start_clock}
-    for k in ('_Timer', '_time_loop', '_warm', '_cand_locked', '_set_flags', '_flags', '_host_out', '_save_outs', '_describe_out', '_inputs', '_clone', '_check_guard', '_guarded', '_same', '_same_values', '_Fingerprint', '_poison', '_model_storages', '_PersistL2', '_thread_starts'):
+    for k in ('_Timer', '_time_loop', '_warm', '_cand_locked', '_set_flags', '_flags', '_host_out', '_overlaps', '_Guards', '_guard_allocs', '_save_outs', '_describe_out', '_inputs', '_clone', '_check_guard', '_guarded', '_same', '_same_values', '_Fingerprint', '_poison', '_model_storages', '_PersistL2', '_thread_starts'):
         d[f'eval.{k}'] = getattr(me, k, None)
     d['eval._Timer.__call__'] = me._Timer.__call__
     d['eval._PersistL2.reset'] = me._PersistL2.reset
+    d['eval._Guards.broken'], d['eval._Guards.wrap'] = me._Guards.broken, me._Guards.wrap
     for mod, name in _thread_starts(): d[f"{mod.__name__}.{name}"] = getattr(mod, name)
     return d
 
@@ -294,7 +295,12 @@ def _host_out(out, idx_seed:int, max_elems:int):
         g = torch.Generator().manual_seed(idx_seed % 2**63)
         idx = torch.randint(0, y.numel(), (max_elems // 16,), generator=g).to(y.device)
         y = y.reshape(-1)[idx]
-    return y.cpu().contiguous()
+    return y.to('cpu', copy=True).contiguous()   # a copy even on the CPU: a candidate may write into the same buffer at its next call
+
+def _overlaps(a, b)->bool:
+    "Do two tensors' storages (not just the views) share any byte?"
+    sa, sb = a.untyped_storage(), b.untyped_storage()
+    return sa.device == sb.device and sa.data_ptr() < sb.data_ptr() + sb.nbytes() and sb.data_ptr() < sa.data_ptr() + sa.nbytes()
 
 def _save_outs(outs:dict):
     "Write the CPU copies `{path: tensor}` (after the device work, so the files are not written while a timing runs)."
@@ -307,6 +313,59 @@ def _describe_out(out):
                 dtype=str(getattr(out, 'dtype', '')), shape=list(getattr(out, 'shape', [])) if isinstance(out, torch.Tensor) else None,
                 device=getattr(getattr(out, 'device', None), 'type', None),
                 numel=out.numel() if isinstance(out, torch.Tensor) else 0)
+
+# %% ../nbs/03_eval.ipynb #09085306
+GUARD_BYTES = 4096   # canary bytes before and after every guarded tensor (a multiple of every dtype's alignment)
+
+class _Guards:
+    """Guard bands: `wrap(x, name)` returns a copy of tensor `x` inside a larger buffer whose bands hold a canary
+    pattern; `broken(out)` names the first tensor whose bands changed ('its output' when it is `out`'s storage)."""
+    def __init__(self, band:int=GUARD_BYTES, cap:int=1 << 30):
+        self.band, self.cap, self.bufs, self.used, self.pat = band, cap, [], 0, {}
+    def _pattern(self, dev):
+        import torch
+        if dev not in self.pat:
+            g = torch.Generator().manual_seed(0xC15)
+            self.pat[dev] = torch.randint(0, 256, (self.band,), dtype=torch.uint8, generator=g).to(dev)
+        return self.pat[dev]
+    def wrap(self, x, name:str):
+        import torch
+        if type(x) is not torch.Tensor or x.layout != torch.strided or x.numel() == 0 or not x.is_contiguous() or x.requires_grad: return x
+        nb, B = x.numel() * x.element_size(), self.band
+        if self.used + nb > self.cap: return x   # keeps intermediates alive for one call: bounded
+        p = self._pattern(x.device)
+        buf = torch.empty(nb + 2 * B, dtype=torch.uint8, device=x.device)
+        buf[:B].copy_(p); buf[B + nb:].copy_(p)
+        y = buf[B:B + nb].view(x.dtype).view(x.shape)
+        y.copy_(x)
+        self.bufs.append((name, buf)); self.used += nb
+        return y
+    def broken(self, out=None)->str|None:
+        import torch
+        B = self.band
+        for name, buf in self.bufs:
+            if out is not None and type(out) is torch.Tensor and _overlaps(out, buf): name = 'its output'
+            p = self._pattern(buf.device)
+            if not torch.equal(buf[:B], p): return f"before the start of {name}"
+            if not torch.equal(buf[-B:], p): return f"past the end of {name}"
+        return None
+
+_FACTORIES = frozenset(('empty', 'empty_like', 'empty_strided', 'new_empty', 'new_empty_strided', 'zeros', 'zeros_like',
+                        'new_zeros', 'ones', 'ones_like', 'new_ones', 'full', 'full_like', 'new_full'))
+
+def _guard_allocs(guards:_Guards):
+    "A dispatch mode that moves each tensor a factory op makes (called from Python or C++) into `guards`."
+    from torch.utils._python_dispatch import TorchDispatchMode
+    class _Mode(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            out = func(*args, **(kwargs or {}))
+            name = func.overloadpacket.__name__
+            return guards.wrap(out, f"a tensor it allocated ({name})") if name in _FACTORIES else out
+    return _Mode()
+
+def _guard_outputs(code:str)->bool:
+    "Whether a program's allocations can be guarded: not when it compiles or captures graphs (a dispatch mode would change what it does)."
+    return not re.search(r'torch\.compile|CUDAGraph|cuda\.graph|make_graphed_callables|torch\._dynamo|torch\.jit', code)
 
 # %% ../nbs/03_eval.ipynb #28f0a877
 _BUILDS = 'builds.json'   # in a program's extension cache: {toolchain: {extension name: '' or the build's error}}
@@ -615,19 +674,26 @@ def _cand_locked(p, torch, dev, cfg, res, ref_mod, cand, ref, ref_side, timer, m
     "The device work of `cand_job` after the import, under the run's lock so no other job's work disturbs the timings."
     _phase(res, 'check')
     fp = _Fingerprint(p['idx_seeds'][0], p['max_out_elems'])
+    res['reused'], alive = [], []   # earlier outputs are kept alive, so memory they share with a later one is the candidate's own reuse
     with torch.no_grad():
         for i, s in enumerate(p['seeds']):
             xs = _inputs(ref_mod, s, dev); keep = _clone(xs)
-            y = cand(*xs)
+            g = _Guards(); xs = [g.wrap(x, f"input {j}") for j, x in enumerate(xs)]   # C15: bands around its inputs...
+            with _guard_allocs(g) if p.get('guard_outputs', True) else contextlib.nullcontext(): y = cand(*xs)   # ...and what it allocates
             at_return = fp.take(y)   # what a caller reading the output now gets (on the current stream, before any sync)
             if dev.type == 'cuda': torch.cuda.synchronize()
             time.sleep(DEFER_S)   # a background thread's late write lands
             _check_guard(snap)
             if not fp.same(at_return, y): res['deferred'].append(i)   # T1/T2/T6: it was still being written after the return
+            if (w := g.broken(y)): res['oob'] = f"seed {i}: it wrote {w}"; return res
+            del g
             del at_return
             res['outs'].append(_describe_out(y))
             res['mutated'].append([j for j, (a, b) in enumerate(zip(xs, keep)) if isinstance(a, torch.Tensor) and not torch.equal(a, b)])
-            if type(y) is torch.Tensor: saves[os.path.join(p['out_dir'], f'cand_{i}.pt')] = _host_out(y, p['idx_seeds'][i], p['max_out_elems'])
+            if type(y) is torch.Tensor:   # copied now, as it is at this return: a later call may write into the same buffer
+                if any(_overlaps(y, o) for o in alive): res['reused'].append(i)
+                alive.append(y)
+                saves[os.path.join(p['out_dir'], f'cand_{i}.pt')] = _host_out(y, p['idx_seeds'][i], p['max_out_elems'])
             del y, xs, keep
         if not all(o['is_tensor'] for o in res['outs']) or any(res['mutated']): return res   # the judge rejects it; don't time
         _phase(res, 'time')
@@ -636,16 +702,20 @@ def _cand_locked(p, torch, dev, cfg, res, ref_mod, cand, ref, ref_side, timer, m
         state = dict(c=_flags())
         def to_cand(): _set_flags(state['c'])
         def to_ref(): _check_guard(snap); state['c'] = _flags(); _set_flags(flags0)   # right after each candidate call
-        _warm([cand, ref], mk, cfg, timer.sync, before=[to_cand, to_ref])
+        gs = [None]
+        def mk_guarded(k):   # the candidate's inputs in guard bands (the reference gets plain copies)
+            gs[0] = _Guards(); return [gs[0].wrap(x, f"input {j}") for j, x in enumerate(mk(k))]
+        _warm([cand, ref], mk_guarded, cfg, timer.sync, before=[to_cand, to_ref])
         def check(k, outs, fps):
             c, r = outs
+            if (w := gs[0].broken()) and not res.get('oob'): res['oob'] = f"timed call {k}: it wrote {w}"
             res['timed_checked'] += 1
             res['timed_deferred'] += not fp.same(fps[0], c)   # changed since its timed call returned (during the reference's call)
             ok = type(c) is torch.Tensor and c.shape == r.shape and torch.allclose(c.double(), r.double(), atol=p['atol'], rtol=p['rtol'], equal_nan=True)
             res['timed_mismatch'] += (not ok)
             _poison(r, ref)
         ev = ([], [])
-        tc, tr = _time_loop([cand, ref], mk, timer, cfg, check=check, before=[to_cand, to_ref], events=ev, fp=fp)
+        tc, tr = _time_loop([cand, ref], mk_guarded, timer, cfg, check=check, before=[to_cand, to_ref], events=ev, fp=fp)
         res['cand_events'], res['ref_events'] = ev
         _check_guard(snap)
         flags1 = state['c']   # the candidate's state after its last call
@@ -751,10 +821,13 @@ def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:
     if v.get('tamper'):
         return res('cheat', f"T4 tamper: the candidate replaced what the harness times or checks: {v['tamper']}", False, flags=['tamper'])
     flags = [f"changed:{k}" for k in v.get('changed', {})]
+    if v.get('oob'):   # C15: it wrote outside a tensor, into memory next to it (the outputs may be corrupted too)
+        return res('incorrect', f"out-of-bounds write: {v['oob']}", False, flags=flags + ['out_of_bounds'])
     # evidence of work left running after the return, of threads and of cache games: flags whatever the outputs say
     if v.get('deferred') or v.get('timed_deferred'):
         flags.append('deferred_output'); base['meta']['deferred'] = dict(check_seeds=v.get('deferred', []), timed_calls=v.get('timed_deferred', 0))
     if v.get('threads'): flags.append('threads'); base['meta']['threads'] = v['threads'][:10]
+    if v.get('reused'): flags.append('output_reused'); base['meta']['reused_outputs'] = v['reused']
     if v.get('persist_l2'): flags.append('persisting_l2'); base['meta']['persist_l2_bytes'] = v['persist_l2']
     builds = {k: e for k, e in (v.get('builds') or {}).items() if e}
     if builds:   # it runs whatever it does when its build fails (often the PyTorch code it was meant to replace)
@@ -913,7 +986,7 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
             for ci, c in enumerate(cs):
                 cd = d/f"c{ci}"; cd.mkdir()
                 extra = dict(ref_dir=str(d), fp64_ref=cfg.fp64_ref) if fold else {}
-                jobs.append(Job('cudal1_nb.eval:cand_job', dict(common, code=c.code, out_dir=str(cd), build_cores=cores[keep:] if device == 'cuda' else None, **extra), timeout=cfg.timeout, wait=WAIT_S,
+                jobs.append(Job('cudal1_nb.eval:cand_job', dict(common, code=c.code, out_dir=str(cd), guard_outputs=_guard_outputs(c.code), build_cores=cores[keep:] if device == 'cuda' else None, **extra), timeout=cfg.timeout, wait=WAIT_S,
                                 env={**env, 'TORCH_EXTENSIONS_DIR': str(ext_dir(c.code))}, label=f"{t.id} {c.name or c.id}"))
                 where.append((ti, ci)); deps.append([code_hash(t.code), code_hash(c.code)])
         # 3. judge each candidate as soon as its job and its task's reference job are done, then free their outputs

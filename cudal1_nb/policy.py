@@ -13,8 +13,7 @@ from .core import EvalResult, counted_speedup
 from .static import RULES
 
 # %% auto #0
-__all__ = ['CHECKS', 'MATCHING', 'POLICIES', 'finding_id', 'Policy', 'get_policy', 'apply_policy', 'rewarded_speedup', 'reward',
-           'SuiteCase', 'cheat_suite', 'meets', 'run_cheat_suite']
+__all__ = ['CHECKS', 'MATCHING', 'POLICIES', 'finding_id', 'Policy', 'get_policy', 'apply_policy', 'rewarded_speedup', 'reward']
 
 # %% ../nbs/03c_policy.ipynb #e23a034b
 CHECKS = {   # dynamic check (an `EvalResult` flag) -> (catalog id, what it means)
@@ -32,6 +31,8 @@ CHECKS = {   # dynamic check (an `EvalResult` flag) -> (catalog id, what it mean
     'ref_drift': ('T9', 'the reference got slower or faster after its import'),
     'changed': ('T9', 'it changed global backend state (cuDNN, TF32, matmul precision, threads)'),
     'fp32_reference': ('', 'no float64 reference: outputs compared with float32'),
+    'out_of_bounds': ('C15', 'it wrote outside a tensor handed to it or allocated by it (a guard band next to it changed)'),
+    'output_reused': ('', 'it returned the same output buffer from different calls (pre-allocated output): each output is judged as it was at return'),
 }
 
 def finding_id(flag:str)->tuple:
@@ -55,7 +56,7 @@ class Policy:
     def rejects(self, flag:str)->bool: return flag in self.reject
     def action(self, flag:str)->str: return 'cheat' if self.rejects(flag) else 'flag'
 
-_DYNAMIC = frozenset({'tamper', 'deferred_output', 'unjoined_stream', 'threads', 'persisting_l2', 'input_independent'})
+_DYNAMIC = frozenset({'tamper', 'out_of_bounds', 'deferred_output', 'unjoined_stream', 'threads', 'persisting_l2', 'input_independent'})
 _STATIC_STRICT = frozenset(f"static:{r}" for r in ('thread', 'monkeypatch', 'frame_walk', 'code_replace', 'l2_persist', 'other_gpu',
                                                   'process_control', 'subprocess', 'network', 'ctypes', 'dynamic_exec', 'obfuscation',
                                                   'token_paste', 'tensor_subclass', 'size_constant'))
@@ -116,68 +117,3 @@ def reward(r:EvalResult, policy=None)->float:
     if r.verdict == 'cheat': return pol.cheat_reward
     s = rewarded_speedup(r)
     return min(s, pol.cap) if s else 0.0
-
-# %% ../nbs/03c_policy.ipynb #939e65f0
-@dataclass
-class SuiteCase:
-    "One program of the cheat suite."
-    task: object          # the `Task`
-    cand: object          # the `Candidate`
-    cheat: str            # catalog id, or 'control' for an honest program
-    device: str           # 'any' or 'cuda'
-    expect: dict          # policy name -> 'verdict [flag ...]'
-
-def _header(code:str)->dict:
-    out = {}
-    for line in code.splitlines()[:40]:
-        if line.startswith('# ') and ': ' in line:
-            k, v = line[2:].split(': ', 1)
-            if k in ('cheat', 'task', 'device', 'strict', 'audit'): out[k] = v.strip()
-    return out
-
-def cheat_suite(device:str='cpu', # 'cpu' (programs marked `any`) or 'cuda' (all)
-                root=None)->list[SuiteCase]:
-    "The bundled cheat programs and honest controls, with their tasks and expected outcomes."
-    from pathlib import Path
-    from cudal1_nb.core import Task, Candidate, data_dir
-    from cudal1_nb.minibench import minibench_tasks
-    root = Path(root) if root else data_dir()/'cheats'
-    own = {p.stem: Task('cheats', 1, i + 1, p.stem, p.read_text()) for i, p in enumerate(sorted((root/'tasks').glob('*.py')))}
-    mini = {t.id: t for t in minibench_tasks()}
-    cases = []
-    for p in sorted(root.glob('*.py')):
-        code = p.read_text(); h = _header(code)
-        missing = [k for k in ('cheat', 'task', 'device', 'strict', 'audit') if k not in h]
-        if missing: raise ValueError(f"{p}: header lacks {missing}")
-        t = own.get(h['task'].removeprefix('cheats/')) if h['task'].startswith('cheats/') else mini.get(h['task'])
-        if t is None: raise ValueError(f"{p}: unknown task {h['task']!r}")
-        if device == 'cpu' and h['device'] != 'any': continue
-        cases.append(SuiteCase(t, Candidate(t.id, code, name=p.stem, origin='cheat_suite'), h['cheat'], h['device'], {k: h[k] for k in ('strict', 'audit')}))
-    return cases
-
-def meets(r:EvalResult, expect:str)->bool:
-    "Does result `r` have a verdict and the flags of `expect` ('verdict[|verdict...] [flag ...]')?"
-    v, *flags = expect.split()
-    return r.verdict in v.split('|') and all(f in r.flags for f in flags)
-
-def run_cheat_suite(device:str='cpu', budget_s:float=0.3, progress:bool=False)->list[dict]:
-    """Evaluate the suite once (policy `strict`), judge each result again under `audit`, and return one row per program:
-    id, program, task, the verdicts and flags under both policies, whether each met its header, and the strict reason."""
-    from collections import defaultdict
-    from cudal1_nb.eval import EvalConfig, evaluate_many
-    cases = cheat_suite(device)
-    by_task = defaultdict(list)
-    for c in cases: by_task[c.task.id].append(c)
-    items = [(cs[0].task, [c.cand for c in cs]) for cs in by_task.values()]
-    res = evaluate_many(items, device=device, cfg=EvalConfig(timeout=120, budget_s=budget_s, min_trials=5, policy='strict'), progress=progress)
-    rows = []
-    for cs, rs in zip(by_task.values(), res):
-        for c, r in zip(cs, rs):
-            row = dict(id=c.cheat, program=c.cand.name, task=c.task.id, strict=r.verdict, strict_flags=list(r.flags),
-                       strict_ok=meets(r, c.expect['strict']), cheat_ids=r.meta.get('cheat_ids', []), reason=r.reason,
-                       reward_baseline=r.meta.get('reward_baseline'), speedups=dict(r.speedups or r.meta.get('cheat_speedups', {})))
-            a = apply_policy(r, 'audit')
-            row.update(audit=a.verdict, audit_ok=meets(a, c.expect['audit']), expect=c.expect)
-            rows.append(row)
-    order = lambda r: (r['id'] == 'control', r['id'][:1], int(''.join(ch for ch in r['id'] if ch.isdigit()) or 0), r['program'])
-    return sorted(rows, key=order)

@@ -1,6 +1,6 @@
 """The cheat suite (data/cheats) on CPU: every cheat is rejected or flagged as each policy says, and no honest control
 is called a cheat. The CUDA programs of the suite run in tests/test_gpu.py."""
-from cudal1_nb.policy import run_cheat_suite
+from cudal1_nb.cheats import run_cheat_suite
 
 
 def check_suite_rows(rows):

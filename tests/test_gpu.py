@@ -57,7 +57,7 @@ def test_cuda_stateful_reference(cuda, tmp_path, monkeypatch):
 
 def test_cuda_cheat_suite(cuda, tmp_path, monkeypatch):
     "Every program of the cheat suite (the CPU ones too) on CUDA: judged as its header says; controls are never cheats."
-    from cudal1_nb.policy import run_cheat_suite
+    from cudal1_nb.cheats import run_cheat_suite
     from test_cheats import check_suite_rows
     monkeypatch.setenv('CUDAL1_BASE_DIR', str(tmp_path))
     rows = run_cheat_suite('cuda', budget_s=0.5)
