@@ -15,8 +15,9 @@ from pathlib import Path
 from .core import StageConfig, Candidate, EvalResult, code_hash, new_run_dir, save_config, atomic_write, print_table, seed_everything
 
 # %% auto #0
-__all__ = ['SFTStageConfig', 'train_tokenizer', 'tiny_llama', 'load_rows', 'to_training', 'build_model', 'make_trainer',
-           'select_rows', 'train_sft', 'sample_and_judge']
+__all__ = ['CPU_PRECISIONS', 'TINY_CPU_STEPS_PER_S', 'SFTStageConfig', 'cpu_precision_args', 'train_tokenizer', 'tiny_llama',
+           'load_rows', 'to_training', 'build_model', 'make_trainer', 'trainer_settings', 'select_rows', 'train_sft',
+           'sample_and_judge']
 
 # %% ../nbs/13_sft.ipynb #421dc87c
 @dataclass(frozen=True)
@@ -42,6 +43,10 @@ class SFTStageConfig(StageConfig):
     eval_max_new_tokens: int = 768
     eval_form: str = ''          # the prompt form of the check ('': the first form trained on)
     device: str = 'auto'         # 'auto', 'cpu' or 'cuda' (training and sampling; judging uses the harness's device)
+    cpu_precision: str = 'fp32'  # training precision on the CPU: 'fp32' (safe everywhere) or 'bf16' (only for a CPU with fast bf16: AMX / AVX512-BF16)
+    expected_steps_per_s: float = 0.0  # the training rate to expect (0: `TINY_CPU_STEPS_PER_S` for the tiny model on the CPU, else no check; < 0: no check)
+    rate_floor: float = 0.2      # fail the stage when the rate after `rate_check_steps` steps is under this fraction of the expected rate
+    rate_check_steps: int = 20   # when the rate is checked (steps from the start of training)
     eval_device: str = 'cpu'     # where samples are judged
     db: str = ''                 # variant store ('' : the default)
     def validate(self):
@@ -50,6 +55,8 @@ class SFTStageConfig(StageConfig):
         from cudal1_nb.prompts import PROMPTS
         if bad := [f for f in (*self.forms, *([self.eval_form] if self.eval_form else [])) if f not in PROMPTS]: raise ValueError(f"unknown prompt form(s) {bad}; known: {sorted(PROMPTS)}")
         if self.device not in ('auto', 'cpu', 'cuda') or self.eval_device not in ('cpu', 'cuda'): raise ValueError("device must be auto/cpu/cuda; eval_device cpu/cuda")
+        if self.cpu_precision not in CPU_PRECISIONS: raise ValueError(f"cpu_precision must be one of {CPU_PRECISIONS}, got {self.cpu_precision!r}")
+        if not 0 < self.rate_floor <= 1 or self.rate_check_steps < 1: raise ValueError(f"need 0 < rate_floor <= 1 and rate_check_steps >= 1, got {self.rate_floor} and {self.rate_check_steps}")
     def resolved_device(self)->str:
         import torch
         return ('cuda' if torch.cuda.is_available() else 'cpu') if self.device == 'auto' else self.device
@@ -63,7 +70,42 @@ class SFTStageConfig(StageConfig):
         if self.resolved_device() != 'cuda': return 4
         from cudal1_nb.lora import sft_speed_settings
         return sft_speed_settings('cuda')['sft_config']['per_device_train_batch_size']
+    def expected_rate(self)->float:
+        "The steps per second the rate check expects (0: no check)."
+        if self.expected_steps_per_s: return max(self.expected_steps_per_s, 0.0)
+        return TINY_CPU_STEPS_PER_S if not self.model and self.resolved_device() == 'cpu' else 0.0
     def learning_rate(self)->float: return self.lr or (5e-3 if not self.model else 2e-4 if self.lora_r else 2e-5)
+
+# %% ../nbs/13_sft.ipynb #a0014bde
+CPU_PRECISIONS = ('fp32', 'bf16')
+TINY_CPU_STEPS_PER_S = 1.4   # the tiny default's training rate (fp32) on the project's 2-core AMD EPYC, unloaded: see the prose above
+
+def cpu_precision_args(device:str, # the resolved training device: 'cpu' or 'cuda'
+                       precision:str='fp32', # on the CPU: 'fp32', or 'bf16' for a CPU with fast bf16
+                      )->dict:
+    "`TrainingArguments` kwargs (for `SFTConfig` or `GRPOConfig`) that set the CPU's precision explicitly; {} on CUDA."
+    if precision not in CPU_PRECISIONS: raise ValueError(f"precision must be one of {CPU_PRECISIONS}, got {precision!r}")
+    if str(device).split(':')[0] != 'cpu': return {}
+    return dict(use_cpu=True, bf16=precision == 'bf16', fp16=False, gradient_checkpointing=False, dataloader_pin_memory=False)
+
+def _rate_callback(expected:float, # steps per second to expect (0: no check)
+                   floor:float=0.2, # fail under this fraction of `expected`
+                   after:int=20, # check once, after this many steps
+                  ):
+    "A `TrainerCallback` that raises `RuntimeError` when training is far slower than expected (a wrong precision, an overloaded machine)."
+    import torch
+    from transformers import TrainerCallback
+    class Rate(TrainerCallback):
+        def on_train_begin(self, args, state, control, **kw): self.t0 = time.time()
+        def on_step_end(self, args, state, control, **kw):
+            if not expected or state.global_step != after: return
+            rate = after / max(time.time() - self.t0, 1e-9)
+            if rate < floor * expected:
+                raise RuntimeError(f"training runs at {rate:.3g} steps/s after {after} steps, under {floor:g} of the expected {expected:g} steps/s "
+                                   f"(bf16={args.bf16}, fp16={args.fp16}, gradient_checkpointing={args.gradient_checkpointing}, device={args.device}, "
+                                   f"{torch.get_num_threads()} torch threads). A CPU without fast bf16 needs cpu_precision='fp32'; on a slower or busy "
+                                   f"machine set expected_steps_per_s (a negative value turns the check off).")
+    return Rate()
 
 # %% ../nbs/13_sft.ipynb #bf682cce
 def train_tokenizer(texts:list, # the corpus (prompts and completions)
@@ -149,10 +191,10 @@ def build_model(cfg:SFTStageConfig, rows:list)->tuple:
     return add_lora(model, r=cfg.lora_r, alpha=cfg.lora_alpha, **lora_kw), tok, 'qlora' if 'quantization_config' in kw else 'lora'
 
 def make_trainer(cfg:SFTStageConfig, model, tok, kind:str, ds, out_dir:str|Path, callbacks:tuple=()):
-    "The stage's `SFTTrainer` for `model` (from `build_model`) on the TRL dataset `ds`: on CUDA with `cudal1_nb.lora`'s speed settings."
+    "The stage's `SFTTrainer` for `model` (from `build_model`) on the TRL dataset `ds`: on CUDA with `cudal1_nb.lora`'s speed settings, on the CPU with `cpu_precision_args`."
     from trl import SFTTrainer, SFTConfig
     dev = cfg.resolved_device()
-    extra = {}
+    extra = cpu_precision_args(dev, cfg.cpu_precision)
     trainer_cls = SFTTrainer
     if dev == 'cuda':
         from cudal1_nb.lora import sft_speed_settings, ChunkedLossMixin
@@ -165,9 +207,16 @@ def make_trainer(cfg:SFTStageConfig, model, tok, kind:str, ds, out_dir:str|Path,
     args = SFTConfig(output_dir=str(Path(out_dir)/'trainer'), max_steps=cfg.steps, per_device_train_batch_size=cfg.resolved_batch_size(),
                      gradient_accumulation_steps=cfg.grad_accum, learning_rate=cfg.learning_rate(), lr_scheduler_type='cosine',
                      warmup_steps=min(20, cfg.steps // 10), weight_decay=0.0, logging_steps=max(1, cfg.steps // 20), report_to='none',
-                     save_strategy='no', max_length=cfg.max_length, completion_only_loss=True, seed=cfg.seed, disable_tqdm=False,
-                     use_cpu=dev == 'cpu', **extra)
-    return trainer_cls(model=model, args=args, train_dataset=ds, processing_class=tok, callbacks=[_budget_callback(cfg.time_budget_s), *callbacks])
+                     save_strategy='no', max_length=cfg.max_length, completion_only_loss=True, seed=cfg.seed, disable_tqdm=False, **extra)
+    cbs = [_budget_callback(cfg.time_budget_s), _rate_callback(cfg.expected_rate(), cfg.rate_floor, cfg.rate_check_steps), *callbacks]
+    return trainer_cls(model=model, args=args, train_dataset=ds, processing_class=tok, callbacks=cbs)
+
+def trainer_settings(tr, seconds:float)->dict:
+    "What a trainer actually ran with: device, precision, gradient checkpointing, torch threads, and its rate in steps/s."
+    import torch
+    a = tr.args
+    return dict(device=str(a.device), bf16=bool(a.bf16), fp16=bool(a.fp16), gradient_checkpointing=bool(a.gradient_checkpointing),
+                torch_threads=torch.get_num_threads(), steps_per_s=round(tr.state.global_step / seconds, 3) if seconds > 0 else None)
 
 def select_rows(cfg:SFTStageConfig, rows:list)->list:
     "The rows whose prompt form is one of `cfg.resolved_forms()` (rows that name no form are kept)."
@@ -192,7 +241,8 @@ def train_sft(cfg:SFTStageConfig, rows:list, out_dir:str|Path)->tuple:
     metrics = dict(kind=kind, rows=n_all, rows_of_forms=len(rows), forms=list(cfg.resolved_forms()), rows_used=len(ds), rows_dropped=dropped, steps=tr.state.global_step, seconds=round(secs, 1),
                    first_loss=logs[0]['loss'] if logs else None, final_loss=logs[-1]['loss'] if logs else None,
                    token_accuracy=logs[-1].get('mean_token_accuracy') if logs else None, params=n_params, trainable=n_train,
-                   stopped_by_budget=tr.state.global_step < cfg.steps, loss_curve=[(h['step'], h['loss']) for h in logs])
+                   stopped_by_budget=tr.state.global_step < cfg.steps, trainer=dict(trainer_settings(tr, secs), expected_steps_per_s=cfg.expected_rate()),
+                   loss_curve=[(h['step'], h['loss']) for h in logs])
     return model, tok, metrics
 
 # %% ../nbs/13_sft.ipynb #b859f55e
