@@ -1,0 +1,72 @@
+"""Stages 2-3 from the outside: bad input refused before anything runs (and nothing written), and the evolve mode
+driven by an OpenAI-compatible server (a scripted one on the loopback interface) through the same reward."""
+import json, threading
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import pytest
+from conftest import cudal1
+
+pytest.importorskip('papermill'); pytest.importorskip('trl')
+
+
+@pytest.mark.parametrize('args, msg', [
+    (('stage', 'rl', '-p', 'init', '/nonexistent/run'), 'does not exist'),
+    (('stage', 'rl', '-p', 'tau', '0'), 'tau'),
+    (('stage', 'rl', '-p', 'floor_fail', '0.5'), 'floors'),
+    (('stage', 'rl', '-p', 'ids', '["minibench/L9/9"]'), 'unknown task id'),
+    (('stage', 'rl', '-p', 'ids', '["minibench/L1/2"]'), "not in the 'train' split"),   # a held-out task is never trained on
+    (('stage', 'selftrain', '-p', 'keep', 'best'), 'keep must be'),
+    (('stage', 'train', '-p', 'rl.num_generations', '1'), 'stage rl'),              # a later stage's bad value: refused before collect runs
+])
+def test_bad_input_refused_before_anything_runs(tmp_path, args, msg):
+    base = tmp_path/'base'
+    p = cudal1(*args, env=dict(CUDAL1_BASE_DIR=str(base)), timeout=300)
+    assert p.returncode == 2 and msg in p.stderr, p.stderr[-2000:]
+    assert not (base/'runs').exists() or not any((base/'runs').rglob('config.json')), "a run directory was written"
+
+
+class Teacher(BaseHTTPRequestHandler):
+    "An OpenAI-compatible chat endpoint that answers every prompt with the fastest program the prompt shows, else a fixed one."
+    protocol_version = 'HTTP/1.1'
+    def do_POST(self):
+        import re
+        body = json.loads(self.rfile.read(int(self.headers['Content-Length'])))
+        blocks = re.findall(r"```python\n(.*?)\n```", body['messages'][-1]['content'], re.S)
+        self.server.calls += 1
+        code = blocks[-1] if len(blocks) > 1 else self.server.default
+        data = json.dumps(dict(id='c', object='chat.completion', created=0, model=body['model'], choices=[dict(
+            index=0, finish_reason='stop', message=dict(role='assistant', content=f"### 1. Performance Analysis\nreuse the fastest.\n\n```python\n{code}\n```"))])).encode()
+        self.send_response(200); self.send_header('Content-Type', 'application/json'); self.send_header('Content-Length', str(len(data)))
+        self.end_headers(); self.wfile.write(data)
+    def log_message(self, *a): pass
+
+
+@contextmanager
+def teacher(default):
+    srv = ThreadingHTTPServer(('127.0.0.1', 0), Teacher); srv.daemon_threads = True; srv.default, srv.calls = default, 0
+    th = threading.Thread(target=srv.serve_forever, args=(0.05,), daemon=True); th.start()
+    try: yield srv, f"http://127.0.0.1:{srv.server_address[1]}/v1"
+    finally: srv.shutdown(); srv.server_close()
+
+
+def test_evolve_with_an_api_backend(tmp_path, monkeypatch):
+    "Evolve mode: an API model proposes, the reward judges in the sandbox, every rollout is logged and stored; the second step's prompts show exemplars."
+    pytest.importorskip('openai')
+    monkeypatch.setenv('CUDAL1_BASE_DIR', str(tmp_path/'base')); monkeypatch.setenv('OPENAI_API_KEY', 'test-key')
+    from cudal1_nb.minibench import minibench_variants
+    from cudal1_nb.rl import RLConfig, run_rl, read_rollouts
+    from cudal1_nb.store import Store
+    tid = 'minibench/L1/1'
+    slow = min(minibench_variants(tid), key=lambda v: len(v.code))
+    with teacher(slow.code) as (srv, url):
+        cfg = RLConfig(mode='evolve', backend=f"openai:teacher@{url}", ids=(tid,), steps=2, num_generations=2, prompts_per_step=1,
+                       held_out_samples=0, db=str(tmp_path/'s.sqlite'))
+        s = run_rl(cfg, tmp_path/'run', progress=False)
+    assert srv.calls == 4 and s['steps'] == 2 and s['mode'] == 'evolve'
+    ros = read_rollouts(tmp_path/'run'/'rollouts.jsonl')
+    assert [r.step for r in ros] == [0, 0, 1, 1] and {r.verdict for r in ros} == {'ok'}
+    assert not ros[0].exemplar_ids and ros[2].exemplar_ids          # step 0: cold start; step 1: the store's programs as exemplars
+    assert ros[0].reward == ros[1].reward and ros[2].cached and ros[3].cached   # one program, judged once: the same reward, then from the cache
+    assert ros[0].remeasured in ('agree', 'disagree')                # above 3x: measured twice before it counts
+    with Store(tmp_path/'s.sqlite') as st: assert {c.stage for c in st.candidates(tid)} == {'rl'}
+    assert (tmp_path/'run'/'summary.json').exists() and json.loads((tmp_path/'run'/'curves.json').read_text())['curves']
