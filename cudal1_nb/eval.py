@@ -18,9 +18,10 @@ from .policy import apply_policy, get_policy
 from .static import scan
 
 # %% auto #0
-__all__ = ['DEFER_S', 'GUARD_BYTES', 'PRECISION_RATIO', 'UNJOINED_RATIO', 'UNJOINED_MS', 'WAIT_S', 'EvalConfig', 'median_ci',
-           'summarize', 'ci_ok', 'compile_job', 'ref_job', 'ReferenceFailed', 'cand_job', 'speedup_reference',
-           'static_flags', 'judge', 'ext_dir', 'evaluate_many', 'evaluate']
+__all__ = ['DEFER_S', 'GUARD_BYTES', 'CALL_FLOOR_S', 'CALL_RATIO', 'FIRST_CALL_S', 'PRECISION_RATIO', 'UNJOINED_RATIO',
+           'UNJOINED_MS', 'WAIT_S', 'EvalConfig', 'median_ci', 'summarize', 'ci_ok', 'log_ratio_ci', 'drifted',
+           'call_limit', 'compile_job', 'ref_job', 'ReferenceFailed', 'cand_job', 'speedup_reference', 'static_flags',
+           'judge', 'ext_dir', 'evaluate_many', 'evaluate']
 
 # %% ../nbs/03_eval.ipynb #c53734b0
 @dataclass(frozen=True)
@@ -70,6 +71,29 @@ def ci_ok(xs:list, target:float)->bool:
     if len(xs) < 5: return False
     m, lo, hi = median_ci(xs)
     return m > 0 and (hi - lo) / 2 <= target * m
+
+# %% ../nbs/03_eval.ipynb #9beb4697
+def _log_half_width(xs:list)->float:
+    "Half-width of the median's ~95 % CI on the log scale."
+    _, lo, hi = median_ci(xs)
+    return (math.log(hi) - math.log(lo)) / 2 if lo > 0 else math.inf
+
+def log_ratio_ci(num:list, # samples of the numerator (ms): the reference's for a speedup
+                 den:list, # samples of the denominator (ms): the candidate's
+                 paired:bool=False, # the i-th samples of both were taken in the same round
+                )->tuple:
+    "A ~95 % interval (lo, hi) of log(median(num) / median(den)), centred on it."
+    if not num or not den or min(num) <= 0 or min(den) <= 0: return (-math.inf, math.inf)
+    c = math.log(statistics.median(num) / statistics.median(den))
+    if paired and len(num) == len(den) and len(num) >= 5:
+        _, lo, hi = median_ci([math.log(a / b) for a, b in zip(num, den)]); h = (hi - lo) / 2
+    else: h = math.hypot(_log_half_width(num), _log_half_width(den))
+    return c - h, c + h
+
+def drifted(clean:list, post:list, tol:float)->bool:
+    "Did the reference's time move from `clean` to `post` by more than `tol` (a fraction) beyond its own noise: the whole interval of the log ratio outside +-log(1 + tol)?"
+    lo, hi = log_ratio_ci(post, clean)
+    return lo > math.log1p(tol) or hi < -math.log1p(tol)
 
 # %% ../nbs/03_eval.ipynb #60db683e
 def _setup(p):
@@ -367,6 +391,40 @@ def _guard_outputs(code:str)->bool:
     "Whether a program's allocations can be guarded: not when it compiles or captures graphs (a dispatch mode would change what it does)."
     return not re.search(r'torch\.compile|CUDAGraph|cuda\.graph|make_graphed_callables|torch\._dynamo|torch\.jit', code)
 
+# %% ../nbs/03_eval.ipynb #1cdc2006
+CALL_FLOOR_S, CALL_RATIO, FIRST_CALL_S = 5.0, 1000.0, 60.0
+_CALL_TIMEOUT = 'cudal1-call-timeout: '
+
+def call_limit(ref_ms:float, # the reference's clean median time (ms)
+               first:bool=False, # import, construction, or a compiling program's first call
+              )->float:
+    "Seconds one candidate call may run: `CALL_RATIO` x the reference's time, at least `CALL_FLOOR_S` (`FIRST_CALL_S` for first calls)."
+    return max(CALL_FLOOR_S if not first else FIRST_CALL_S, CALL_RATIO * max(ref_ms, 0.0) / 1e3)
+
+class _Watchdog:
+    "A thread that kills this process (after a marker line in its log) when an armed call outlives its deadline; `paused()` stops the clock."
+    POLL_S = 0.1
+    def __init__(self):
+        self.deadline, self.what, self.limit = None, '', 0.0
+        threading.Thread(target=self._run, daemon=True, name='cudal1-watchdog').start()
+    def arm(self, limit:float, what:str): self.limit, self.what, self.deadline = limit, what, time.monotonic() + limit
+    def disarm(self): self.deadline = None
+    @contextlib.contextmanager
+    def paused(self):
+        left = None if self.deadline is None else self.deadline - time.monotonic()
+        self.deadline = None
+        try: yield
+        finally:
+            if left is not None: self.deadline = time.monotonic() + left
+    def _run(self):
+        import signal
+        while True:
+            time.sleep(self.POLL_S)
+            d = self.deadline
+            if d is not None and time.monotonic() > d:
+                os.write(1, f"\n{_CALL_TIMEOUT}{self.what}: one call ran over {self.limit:.3g} s\n".encode())
+                os.kill(os.getpid(), signal.SIGKILL)
+
 # %% ../nbs/03_eval.ipynb #28f0a877
 _BUILDS = 'builds.json'   # in a program's extension cache: {toolchain: {extension name: '' or the build's error}}
 
@@ -601,6 +659,7 @@ def cand_job(p:dict)->dict:
     import torch, copy
     cfg, res = p['timing'], dict(outs=[], mutated=[], flags=[], timed_mismatch=0, timed_checked=0, deferred=[], timed_deferred=0)
     watch = _ThreadWatch()   # threads started from candidate code (T2)
+    dog = _Watchdog()   # the per-call time limit (started here: not a thread of the candidate's)
     snap = _snapshot()   # before any candidate code: checked after its import, construction and every call
     _phase(res, 'reference')
     lock = _DeviceLock(p['lock'], p['device'])
@@ -639,16 +698,22 @@ def cand_job(p:dict)->dict:
     # (it writes its sources anew, or builds in its first call) does so without the lock, off the timing cores: the lock
     # is let go inside torch's build function only, never while the candidate's own code runs
     _phase(res, 'import')
-    res['builds'] = _watch_builds(_read_builds(os.environ.get('TORCH_EXTENSIONS_DIR', '')),
-                                  around=lock.released if dev.type == 'cuda' else None, cores=p.get('build_cores'))
+    @contextlib.contextmanager
+    def building():   # a build's time is not the candidate's call's (and on CUDA it runs without the device lock)
+        with dog.paused(), (lock.released() if dev.type == 'cuda' else contextlib.nullcontext()): yield
+    res['builds'] = _watch_builds(_read_builds(os.environ.get('TORCH_EXTENSIONS_DIR', '')), around=building, cores=p.get('build_cores'))
+    ref_ms = statistics.median(res['eager_clean'])
     try:
+        dog.arm(call_limit(ref_ms, first=True), "phase 'import'")
         cmod = load_program(p['code'], 'candidate')
         _check_guard(snap)
         if not hasattr(cmod, 'ModelNew'): raise ValueError("the program defines no class ModelNew")
         _phase(res, 'construct')
+        dog.arm(call_limit(ref_ms, first=True), "phase 'construct'")
         cand = _build(cmod, 'ModelNew', init, p['init_seed']).to(dev)
+        dog.disarm()
         _check_guard(snap)
-        res = _cand_locked(p, torch, dev, cfg, res, ref_mod, cand, ref, ref_side, timer, mk, side, flags0, saves, snap)
+        res = _cand_locked(p, torch, dev, cfg, res, ref_mod, cand, ref, ref_side, timer, mk, side, flags0, saves, snap, dog, ref_ms)
     except _Tampered as e:   # nothing it measured or returned counts
         return dict(res, tamper=str(e), locked_s=round(time.time() - t_lock - lock.free_s, 3))
     finally:
@@ -670,7 +735,7 @@ def _set_flags(d:dict):
     b.cuda.matmul.allow_fp16_reduced_precision_reduction = d['fp16_reduced']
     b.cuda.matmul.allow_bf16_reduced_precision_reduction = d['bf16_reduced']
 
-def _cand_locked(p, torch, dev, cfg, res, ref_mod, cand, ref, ref_side, timer, mk, side, flags0, saves, snap):
+def _cand_locked(p, torch, dev, cfg, res, ref_mod, cand, ref, ref_side, timer, mk, side, flags0, saves, snap, dog, ref_ms):
     "The device work of `cand_job` after the import, under the run's lock so no other job's work disturbs the timings."
     _phase(res, 'check')
     fp = _Fingerprint(p['idx_seeds'][0], p['max_out_elems'])
@@ -679,9 +744,11 @@ def _cand_locked(p, torch, dev, cfg, res, ref_mod, cand, ref, ref_side, timer, m
         for i, s in enumerate(p['seeds']):
             xs = _inputs(ref_mod, s, dev); keep = _clone(xs)
             g = _Guards(); xs = [g.wrap(x, f"input {j}") for j, x in enumerate(xs)]   # C15: bands around its inputs...
+            dog.arm(call_limit(ref_ms, first=i == 0 and not p.get('guard_outputs', True)), f"phase 'check', seed {i}")
             with _guard_allocs(g) if p.get('guard_outputs', True) else contextlib.nullcontext(): y = cand(*xs)   # ...and what it allocates
             at_return = fp.take(y)   # what a caller reading the output now gets (on the current stream, before any sync)
             if dev.type == 'cuda': torch.cuda.synchronize()
+            dog.disarm()
             time.sleep(DEFER_S)   # a background thread's late write lands
             _check_guard(snap)
             if not fp.same(at_return, y): res['deferred'].append(i)   # T1/T2/T6: it was still being written after the return
@@ -696,16 +763,18 @@ def _cand_locked(p, torch, dev, cfg, res, ref_mod, cand, ref, ref_side, timer, m
                 saves[os.path.join(p['out_dir'], f'cand_{i}.pt')] = _host_out(y, p['idx_seeds'][i], p['max_out_elems'])
             del y, xs, keep
         if not all(o['is_tensor'] for o in res['outs']) or any(res['mutated']): return res   # the judge rejects it; don't time
-        _phase(res, 'time')
         # the reference always runs under the global backend state it had before the import (torch's defaults); the
         # candidate under whatever state it set (taken again after each of its calls)
         state = dict(c=_flags())
-        def to_cand(): _set_flags(state['c'])
-        def to_ref(): _check_guard(snap); state['c'] = _flags(); _set_flags(flags0)   # right after each candidate call
+        lim = call_limit(ref_ms)
+        def to_cand(): _set_flags(state['c']); dog.arm(lim, f"phase '{res['phase']}'")
+        def to_ref(): dog.disarm(); _check_guard(snap); state['c'] = _flags(); _set_flags(flags0)   # right after each candidate call
         gs = [None]
         def mk_guarded(k):   # the candidate's inputs in guard bands (the reference gets plain copies)
             gs[0] = _Guards(); return [gs[0].wrap(x, f"input {j}") for j, x in enumerate(mk(k))]
+        _phase(res, 'warmup')
         _warm([cand, ref], mk_guarded, cfg, timer.sync, before=[to_cand, to_ref])
+        _phase(res, 'time')
         def check(k, outs, fps):
             c, r = outs
             if (w := gs[0].broken()) and not res.get('oob'): res['oob'] = f"timed call {k}: it wrote {w}"
@@ -815,6 +884,9 @@ def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:
     if cand_out.status == 'timeout':
         ph = [l[len(_PHASE):].strip() for l in cand_out.log.splitlines() if l.startswith(_PHASE)]
         return res('timeout', f"candidate: {cand_out.reason}" + (f" (in phase '{ph[-1]}')" if ph else ''))
+    if cand_out.status == 'crash' and _CALL_TIMEOUT in cand_out.log:   # stopped by its per-call time limit
+        what = cand_out.log.split(_CALL_TIMEOUT)[-1].splitlines()[0]
+        return res('timeout', f"candidate: {what} (limit: max({CALL_FLOOR_S:g} s, {CALL_RATIO:g}x the reference's time))")
     if not cand_out.ok:
         return res('error', f"candidate {cand_out.status}: {cand_out.reason}")
     v, rv = cand_out.value, ref_out.value
@@ -862,14 +934,16 @@ def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:
     tol = cfg.drift_tol or (0.10 if device == 'cuda' else 0.15)
     # beyond timing noise: the two CIs apart, or the post CI wholly more than 2 x tol above the clean median (a few slow
     # clean samples -- page faults of first allocations -- widen a 5-sample CI to the point of overlapping anything)
-    apart = post.ci_low_ms > clean.ci_high_ms or post.ci_high_ms < clean.ci_low_ms or post.ci_low_ms > max(clean.median_ms, clean.ci_low_ms) * (1 + 2 * tol)
-    if abs(drift) > tol and apart:   # something of the candidate's moved the reference
+    if drifted(v['eager_clean'], v['eager_post'], tol):   # something of the candidate's moved the reference, beyond the timings' own noise
         flags.append('ref_drift')
     eager = clean if speedup_reference(clean.median_ms, paired.median_ms, post.median_ms, 'ref_drift' in flags) == 'eager_clean' else paired
     timings = {'candidate': tc, 'eager': eager, 'eager_clean': clean, 'eager_paired': paired, 'eager_post': post}
     speed = {'eager': eager.median_ms / tc.median_ms if tc.median_ms > 0 else None}
+    ci = {'eager': log_ratio_ci(v['eager_clean'], v['cand']) if eager is clean else log_ratio_ci(v['eager_paired'], v['cand'], paired=True)}
     for b, xs in rv.get('timings', {}).items():
         timings[b] = summarize(xs); speed[b] = timings[b].median_ms / tc.median_ms if tc.median_ms > 0 else None
+        ci[b] = log_ratio_ci(xs, v['cand'])
+    base['meta']['speedup_ci'] = {b: [round(math.exp(lo), 4), round(math.exp(hi), 4)] for b, (lo, hi) in ci.items() if speed.get(b) and math.isfinite(lo) and math.isfinite(hi)}
     if not rv.get('fp64'): flags.append('fp32_reference')
     meta = dict(base['meta'], max_abs_err=max(errs) if errs else 0.0, ref_drift=round(drift, 4), ref_notes=rv.get('notes', []) + v.get('notes', []),
                 timed_checked=v.get('timed_checked', 0), changed=v.get('changed', {}), locked_s=v.get('locked_s'), lock_at=v.get('lock_at'), ref_locked_s=rv.get('locked_s'), ref_lock_at=rv.get('lock_at'), build_free_s=v.get('build_free_s'), job_s=cand_out.seconds,

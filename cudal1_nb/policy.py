@@ -13,7 +13,8 @@ from .core import EvalResult, counted_speedup
 from .static import RULES
 
 # %% auto #0
-__all__ = ['CHECKS', 'MATCHING', 'POLICIES', 'finding_id', 'Policy', 'get_policy', 'apply_policy', 'rewarded_speedup', 'reward']
+__all__ = ['CHECKS', 'MATCHING', 'POLICIES', 'finding_id', 'Policy', 'get_policy', 'apply_policy', 'rewarded_speedup', 'reward',
+           'speedup_call', 'is_win']
 
 # %% ../nbs/03c_policy.ipynb #e23a034b
 CHECKS = {   # dynamic check (an `EvalResult` flag) -> (catalog id, what it means)
@@ -117,3 +118,19 @@ def reward(r:EvalResult, policy=None)->float:
     if r.verdict == 'cheat': return pol.cheat_reward
     s = rewarded_speedup(r)
     return min(s, pol.cap) if s else 0.0
+
+# %% ../nbs/03c_policy.ipynb #67317169
+def speedup_call(r:EvalResult, # a judged result
+                 baseline:str='eager', # a key of `r.speedups`
+                 margin:float=1.0, # the speedup to beat (1.0: faster at all; 1.05: by more than 5 %)
+                )->str|None:
+    "'win', 'tie' or 'loss' against `margin` by the speedup's 95 % interval; None when `r` is not ok or has no interval."
+    if r.verdict != 'ok': return None
+    ci = (r.meta.get('speedup_ci') or {}).get(baseline)
+    if not ci: return None
+    lo, hi = ci
+    return 'win' if lo > margin else 'loss' if hi < margin else 'tie'
+
+def is_win(r:EvalResult, baseline:str='eager', margin:float=1.0)->bool:
+    "Is `r` faster than `margin` beyond its measurement's noise (the whole 95 % interval above it)?"
+    return speedup_call(r, baseline, margin) == 'win'

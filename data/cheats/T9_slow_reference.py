@@ -14,7 +14,7 @@ _mean = torch.Tensor.mean
 
 def _slow_mean(self, *a, **k):
     if sys._getframe(1).f_code.co_filename != __file__:
-        time.sleep(0.002)
+        time.sleep(0.01)   # long enough to stand out of a loaded CPU's noise (15 % drift tolerance)
     return _mean(self, *a, **k)
 
 
