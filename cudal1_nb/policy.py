@@ -13,7 +13,7 @@ from .core import EvalResult, counted_speedup
 from .static import RULES
 
 # %% auto #0
-__all__ = ['CHECKS', 'MATCHING', 'POLICIES', 'finding_id', 'Policy', 'get_policy', 'apply_policy', 'rewarded_speedup', 'reward',
+__all__ = ['CHECKS', 'MATCHING', 'POLICIES', 'finding_id', 'Policy', 'get_policy', 'apply_policy', 'rewarded_speedup',
            'speedup_call', 'is_win']
 
 # %% ../nbs/03c_policy.ipynb #e23a034b
@@ -48,12 +48,10 @@ def finding_id(flag:str)->tuple:
 # %% ../nbs/03c_policy.ipynb #0b7009ff
 @dataclass(frozen=True)
 class Policy:
-    "Which flags reject a candidate, which baseline a flagged candidate is measured against, and the reward's cap."
+    "Which flags reject a candidate, and which baseline a flagged candidate is measured against (the reward itself is `cudal1_nb.rl.KernelReward`)."
     name: str
     reject: frozenset = frozenset()   # flags (dynamic check names, `changed:<flag>`, `static:<rule>`) that make the verdict `cheat`
     matching: tuple = ()              # (flag, baseline): a candidate with that flag is rewarded against that baseline when it was measured
-    cap: float = 10.0                 # the rewarded speedup is capped here (outsized gains are more often hacks than wins)
-    cheat_reward: float = -1.0        # reward of a `cheat` verdict; other failures get 0
     def rejects(self, flag:str)->bool: return flag in self.reject
     def action(self, flag:str)->str: return 'cheat' if self.rejects(flag) else 'flag'
 
@@ -111,13 +109,6 @@ def apply_policy(r:EvalResult, # a judged result (or one judged before, under an
 def rewarded_speedup(r:EvalResult)->float|None:
     "The speedup the policy rewards: against the matching baseline it chose (`meta['reward_baseline']`), else eager."
     return counted_speedup(r) if r.verdict == 'ok' else None   # the one definition (`cudal1_nb.core.counted_speedup`); a published score earns no reward
-
-def reward(r:EvalResult, policy=None)->float:
-    "A scalar reward: `cheat_reward` for a cheat, 0 for any other failure, else the rewarded speedup capped at `cap`."
-    pol = get_policy(policy or r.meta.get('policy', 'strict'))
-    if r.verdict == 'cheat': return pol.cheat_reward
-    s = rewarded_speedup(r)
-    return min(s, pol.cap) if s else 0.0
 
 # %% ../nbs/03c_policy.ipynb #67317169
 def speedup_call(r:EvalResult, # a judged result
