@@ -757,7 +757,7 @@ def _cand_locked(p, torch, dev, cfg, res, ref_mod, cand, ref, ref_side, timer, m
         for i, s in enumerate(p['seeds']):
             xs = _inputs(ref_mod, s, dev); keep = _clone(xs)
             g = _Guards(); xs = [g.wrap(x, f"input {j}") for j, x in enumerate(xs)]   # C15: bands around its inputs...
-            dog.arm(call_limit(ref_ms, first=i == 0 and not p.get('guard_outputs', True)), f"phase 'check', seed {i}")
+            dog.arm(call_limit(ref_ms, first=True), f"phase 'check', seed {i}")
             with _guard_allocs(g) if p.get('guard_outputs', True) else contextlib.nullcontext(): y = cand(*xs)   # ...and what it allocates
             at_return = fp.take(y)   # what a caller reading the output now gets (on the current stream, before any sync)
             if dev.type == 'cuda': torch.cuda.synchronize()
@@ -1079,7 +1079,7 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
             for ci, c in enumerate(cs):
                 cd = d/f"c{ci}"; cd.mkdir()
                 extra = dict(ref_dir=str(d), fp64_ref=cfg.fp64_ref) if fold else {}
-                jobs.append(Job('cudal1_nb.eval:cand_job', dict(common, code=c.code, out_dir=str(cd), guard_outputs=_guard_outputs(c.code), build_cores=cores[keep:] if device == 'cuda' else None, **extra), timeout=cfg.timeout, wait=WAIT_S,
+                jobs.append(Job('cudal1_nb.eval:cand_job', dict(common, code=c.code, out_dir=str(cd), guard_outputs=device == 'cpu' and _guard_outputs(c.code), build_cores=cores[keep:] if device == 'cuda' else None, **extra), timeout=cfg.timeout, wait=WAIT_S,
                                 env={**env, 'TORCH_EXTENSIONS_DIR': str(ext_dir(c.code))}, label=f"{t.id} {c.name or c.id}"))
                 where.append((ti, ci)); deps.append([code_hash(t.code), code_hash(c.code)])
         # 3. judge each candidate as soon as its job and its task's reference job are done, then free their outputs
