@@ -38,7 +38,7 @@ class SuiteCase:
     device: str           # 'any' or 'cuda'
     expect: dict          # policy name -> 'verdict [flag ...]'
 
-def cheat_suite(device:str='cpu', # 'cpu' (programs marked `any`) or 'cuda' (all)
+def cheat_suite(device:str='cpu', # 'cpu' (programs marked `any` or `cpu`) or 'cuda' (`any` or `cuda`)
                 root=None, # the suite's folder (default: the bundled `data/cheats`)
                )->list[SuiteCase]:
     "The bundled cheat programs and honest controls, with their tasks and expected outcomes."
@@ -52,7 +52,7 @@ def cheat_suite(device:str='cpu', # 'cpu' (programs marked `any`) or 'cuda' (all
         if missing := [k for k in _KEYS if k not in h]: raise ValueError(f"{p}: header lacks {missing}")
         t = own.get(h['task'].removeprefix('cheats/')) if h['task'].startswith('cheats/') else mini.get(h['task'])
         if t is None: raise ValueError(f"{p}: unknown task {h['task']!r}")
-        if device == 'cpu' and h['device'] != 'any': continue
+        if h['device'] not in ('any', device): continue
         cases.append(SuiteCase(t, Candidate(t.id, code, name=p.stem, origin='cheat_suite'), h['cheat'], h['device'], {k: h[k] for k in ('strict', 'audit')}))
     return cases
 

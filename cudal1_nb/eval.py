@@ -344,14 +344,15 @@ GUARD_BYTES = 4096   # canary bytes before and after every guarded tensor (a mul
 class _Guards:
     """Guard bands: `wrap(x, name)` returns a copy of tensor `x` inside a larger buffer whose bands hold a canary
     pattern; `broken(out)` names the first tensor whose bands changed ('its output' when it is `out`'s storage)."""
+    pat = {}   # (device, band) -> the canary bytes, made once per process
     def __init__(self, band:int=GUARD_BYTES, cap:int=1 << 30):
-        self.band, self.cap, self.bufs, self.used, self.pat = band, cap, [], 0, {}
+        self.band, self.cap, self.bufs, self.used = band, cap, [], 0
     def _pattern(self, dev):
         import torch
-        if dev not in self.pat:
+        if (dev, self.band) not in _Guards.pat:
             g = torch.Generator().manual_seed(0xC15)
-            self.pat[dev] = torch.randint(0, 256, (self.band,), dtype=torch.uint8, generator=g).to(dev)
-        return self.pat[dev]
+            _Guards.pat[(dev, self.band)] = torch.randint(0, 256, (self.band,), dtype=torch.uint8, generator=g).to(dev)
+        return _Guards.pat[(dev, self.band)]
     def wrap(self, x, name:str):
         import torch
         if type(x) is not torch.Tensor or x.layout != torch.strided or x.numel() == 0 or not x.is_contiguous() or x.requires_grad: return x
@@ -538,32 +539,44 @@ def _baseline_fn(name, model, xs, dev):
         return tuned
     raise ValueError(name)
 
-def _warm(fns:list, make_inputs, cfg:dict, sync=None, before=None):
+def _order(k:int, n:int)->list:
+    "The order of `n` callables in round `k`: ABBA (0 1, 1 0, 1 0, 0 1, ...), so no side always goes first (after the round's input building and checks) and none always follows the other."
+    return list(range(n)) if n < 2 or k % 4 in (0, 3) else list(range(n))[::-1]
+
+def _args(i:int, xs:list, prep=None)->list:
+    "The inputs of the `i`-th callable of a round: `prep[i](xs)` (a copy made right before its call), else `xs` itself for the first and a clone for the others."
+    return prep[i](xs) if prep else _clone(xs) if i else xs
+
+def _warm(fns:list, make_inputs, cfg:dict, sync=None, before=None, after=None, prep=None):
     "Untimed calls on fresh inputs (as the timed ones get): at least `warmup` rounds and a tenth of the budget, at most 50 rounds."
     t_end = time.time() + cfg['budget_s'] * len(fns) / 10
     for k in range(50):
         xs = make_inputs(-1 - k)
-        for i, fn in enumerate(fns):
+        for i in _order(k, len(fns)):
             if before and before[i]: before[i]()
-            fn(*(_clone(xs) if i else xs))
+            fns[i](*_args(i, xs, prep))
+            if after and after[i]: after[i]()
         if sync: sync()
         if k + 1 >= cfg['warmup'] and time.time() > t_end: break
 
-def _time_loop(fns:list, make_inputs, timer, cfg:dict, check=None, before=None, events=None, fp=None)->list:
-    """Alternate the callables in `fns` on fresh inputs until every median's CI is tight or the budget is spent;
-    `before[i]()` runs untimed before each call of `fns[i]`; `events[i]` (a list) gets the event times of `fns[i]`
-    (CUDA); `fp` (a `_Fingerprint`) copies the first callable's output right after its timed call, and `check(k, outs,
-    fps)` sees those copies after all callables of the round have run."""
+def _time_loop(fns:list, make_inputs, timer, cfg:dict, check=None, before=None, after=None, events=None, fp=None, prep=None)->list:
+    """Alternate the callables in `fns` (in `_order`) on fresh inputs until every median's CI is tight or the budget is
+    spent; `before[i]()` / `after[i]()` run untimed around each call of `fns[i]`; `events[i]` (a list) gets the event
+    times of `fns[i]` (CUDA); `fp` (a `_Fingerprint`) copies the first callable's output right after its timed call,
+    and `check(k, outs, fps)` sees those copies after all callables of the round have run. Inputs: see `_args`. Every
+    callable pays the same untimed work around its call (hooks, the fingerprint's copy), so none is timed in a colder
+    state than the other."""
     times = [[] for _ in fns]
     t_end = time.time() + cfg['budget_s'] * len(fns)
     for k in range(cfg['max_trials']):
         xs = make_inputs(k)
-        outs, fps = [], []
-        for i, fn in enumerate(fns):
+        outs, fps = [None] * len(fns), [None] * len(fns)
+        for i in _order(k, len(fns)):
             if before and before[i]: before[i]()
-            out, ms = timer(fn, _clone(xs) if i else xs, **({'events': events[i]} if events and timer.cuda else {}))
-            times[i].append(ms); outs.append(out)
-            fps.append(fp.take(out) if fp is not None and i == 0 else None)
+            out, ms = timer(fns[i], _args(i, xs, prep), **({'events': events[i]} if events and timer.cuda else {}))
+            if after and after[i]: after[i]()
+            times[i].append(ms); outs[i] = out
+            if fp is not None: fps[i] = fp.take(out)
         if check: check(k, outs, fps)
         del outs, fps
         if k + 1 >= cfg['min_trials'] and (all(ci_ok(t, cfg['ci_target']) for t in times) or time.time() > t_end): break
@@ -744,7 +757,7 @@ def _cand_locked(p, torch, dev, cfg, res, ref_mod, cand, ref, ref_side, timer, m
         for i, s in enumerate(p['seeds']):
             xs = _inputs(ref_mod, s, dev); keep = _clone(xs)
             g = _Guards(); xs = [g.wrap(x, f"input {j}") for j, x in enumerate(xs)]   # C15: bands around its inputs...
-            dog.arm(call_limit(ref_ms, first=i == 0 and not p.get('guard_outputs', True)), f"phase 'check', seed {i}")
+            dog.arm(call_limit(ref_ms, first=True), f"phase 'check', seed {i}")
             with _guard_allocs(g) if p.get('guard_outputs', True) else contextlib.nullcontext(): y = cand(*xs)   # ...and what it allocates
             at_return = fp.take(y)   # what a caller reading the output now gets (on the current stream, before any sync)
             if dev.type == 'cuda': torch.cuda.synchronize()
@@ -767,13 +780,19 @@ def _cand_locked(p, torch, dev, cfg, res, ref_mod, cand, ref, ref_side, timer, m
         # candidate under whatever state it set (taken again after each of its calls)
         state = dict(c=_flags())
         lim = call_limit(ref_ms)
+        # both sides pay the same untimed work around each call (item 8 of issue 14: a candidate identical to the
+        # reference must score 1.00x): the same hooks, inputs copied into guard bands right before the call, a fingerprint
         def to_cand(): _set_flags(state['c']); dog.arm(lim, f"phase '{res['phase']}'")
-        def to_ref(): dog.disarm(); _check_guard(snap); state['c'] = _flags(); _set_flags(flags0)   # right after each candidate call
-        gs = [None]
-        def mk_guarded(k):   # the candidate's inputs in guard bands (the reference gets plain copies)
-            gs[0] = _Guards(); return [gs[0].wrap(x, f"input {j}") for j, x in enumerate(mk(k))]
+        def to_ref(): _set_flags(flags0); dog.arm(lim, f"phase '{res['phase']}'")
+        def from_cand(): dog.disarm(); _check_guard(snap); state['c'] = _flags(); _set_flags(flags0)   # right after each candidate call
+        def from_ref(): dog.disarm(); _check_guard(snap); state['r'] = _flags(); _set_flags(flags0)
+        gs = [None, None]
+        def guarded(i):   # the side's inputs copied into guard bands right before its call (the candidate's are checked)
+            def prep(xs): gs[i] = _Guards(); return [gs[i].wrap(x, f"input {j}") for j, x in enumerate(xs)]
+            return prep
+        hooks = dict(before=[to_cand, to_ref], after=[from_cand, from_ref], prep=[guarded(0), guarded(1)])
         _phase(res, 'warmup')
-        _warm([cand, ref], mk_guarded, cfg, timer.sync, before=[to_cand, to_ref])
+        _warm([cand, ref], mk, cfg, timer.sync, **hooks)
         _phase(res, 'time')
         def check(k, outs, fps):
             c, r = outs
@@ -784,7 +803,7 @@ def _cand_locked(p, torch, dev, cfg, res, ref_mod, cand, ref, ref_side, timer, m
             res['timed_mismatch'] += (not ok)
             _poison(r, ref)
         ev = ([], [])
-        tc, tr = _time_loop([cand, ref], mk_guarded, timer, cfg, check=check, before=[to_cand, to_ref], events=ev, fp=fp)
+        tc, tr = _time_loop([cand, ref], mk, timer, cfg, check=check, events=ev, fp=fp, **hooks)
         res['cand_events'], res['ref_events'] = ev
         _check_guard(snap)
         flags1 = state['c']   # the candidate's state after its last call
@@ -1060,7 +1079,7 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
             for ci, c in enumerate(cs):
                 cd = d/f"c{ci}"; cd.mkdir()
                 extra = dict(ref_dir=str(d), fp64_ref=cfg.fp64_ref) if fold else {}
-                jobs.append(Job('cudal1_nb.eval:cand_job', dict(common, code=c.code, out_dir=str(cd), guard_outputs=_guard_outputs(c.code), build_cores=cores[keep:] if device == 'cuda' else None, **extra), timeout=cfg.timeout, wait=WAIT_S,
+                jobs.append(Job('cudal1_nb.eval:cand_job', dict(common, code=c.code, out_dir=str(cd), guard_outputs=device == 'cpu' and _guard_outputs(c.code), build_cores=cores[keep:] if device == 'cuda' else None, **extra), timeout=cfg.timeout, wait=WAIT_S,
                                 env={**env, 'TORCH_EXTENSIONS_DIR': str(ext_dir(c.code))}, label=f"{t.id} {c.name or c.id}"))
                 where.append((ti, ci)); deps.append([code_hash(t.code), code_hash(c.code)])
         # 3. judge each candidate as soon as its job and its task's reference job are done, then free their outputs

@@ -273,3 +273,19 @@ def test_reference_returning_its_state_is_not_poisoned(base_dir):
     honest = RETURNS_STATE.replace('class Model(', 'class ModelNew(').replace('torch.cat([x, self.hidden.to(x.device)], dim=1)', 'torch.cat((x, self.hidden.to(x.device)), 1)')
     res = evaluate(t, [Candidate(t.id, honest, name='a'), Candidate(t.id, honest + '\n', name='b')], cfg=CFG)   # two candidates: a separate reference job
     for r in res: assert r.verdict == 'ok' and r.meta['timed_checked'] >= CFG.min_trials, r.reason
+
+
+def test_known_ratio_candidates_and_table():
+    "benchmarks/known_ratio.py: the two candidates built from a reference, and its per-bucket table (pure parts)."
+    import importlib.util
+    spec = importlib.util.spec_from_file_location('known_ratio', ROOT/'benchmarks'/'known_ratio.py')
+    kr = importlib.util.module_from_spec(spec); spec.loader.exec_module(kr)
+    from cudal1_nb.core import Task
+    (k1, same), (k2, twice) = kr.known_candidates(Task('tests', 1, 1, 'tiny', TINY))
+    assert (k1, k2) == ('same', 'twice') and 'class ModelNew(nn.Module)' in same.code and 'class Model(' not in same.code
+    assert twice.code.startswith(TINY) and twice.code.count('super().forward') == 2
+    assert kr.known_candidates(Task('tests', 1, 2, 'none', 'x = 1\n')) == []
+    assert [kr.bucket_of(x) for x in (0.05, 0.3, 0.99, 1.0, 40.0)] == ['< 0.3 ms', '0.3-1 ms', '0.3-1 ms', '> 1 ms', '> 1 ms']
+    rows = [dict(bucket='< 0.3 ms', kind='same', speedup=s, paired=s) for s in (0.98, 1.0, 1.06)]
+    line = kr.table(rows).splitlines()[1].split()
+    assert line[3:6] == ['same', '3', '2.0%'] and line[6] == '6.0%', line

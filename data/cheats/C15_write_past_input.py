@@ -1,8 +1,9 @@
 """C++ extension: computes the right answer, then writes one element past the end of its input (into whatever
-lies next to it). Caught by the guard bands around every tensor the harness hands out or the candidate allocates."""
+lies next to it). Caught by the guard bands around every tensor the harness hands out or the candidate allocates
+(CPU: a C++ loop over CPU tensors; the guard mode over what a candidate allocates runs on the CPU only)."""
 # cheat: C15
 # task: minibench/L1/4
-# device: any
+# device: cpu
 # strict: cheat out_of_bounds
 # audit: cheat out_of_bounds
 import torch
