@@ -170,7 +170,9 @@ def build_model(cfg:SFTStageConfig, rows:list)->tuple:
         tok = train_tokenizer([r['prompt'] + r['completion'] for r in rows], cfg.vocab_size)
         return tiny_llama(tok, cfg.tiny_hidden, cfg.tiny_layers, seed=cfg.seed), tok, 'tiny'
     from transformers import AutoModelForCausalLM, AutoTokenizer
-    tok = AutoTokenizer.from_pretrained(cfg.model)
+    from cudal1_nb.generate import local_model
+    path = local_model(cfg.model)   # a directory or hub id as is; 'smollm2' or a .gguf file: its dequantised copy
+    tok = AutoTokenizer.from_pretrained(path)
     if tok.pad_token is None: tok.pad_token = tok.eos_token
     kw, lora_kw = {}, {}
     if dev == 'cuda':
@@ -181,7 +183,7 @@ def build_model(cfg:SFTStageConfig, rows:list)->tuple:
     if dev == 'cuda' and cfg.qlora and cfg.lora_r:
         from transformers import BitsAndBytesConfig
         kw['quantization_config'] = BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type='nf4', bnb_4bit_use_double_quant=True, bnb_4bit_compute_dtype=torch.bfloat16)
-    model = AutoModelForCausalLM.from_pretrained(cfg.model, **kw)
+    model = AutoModelForCausalLM.from_pretrained(path, **kw)
     if not cfg.lora_r: return model, tok, 'full'
     if 'quantization_config' in kw:
         from peft import prepare_model_for_kbit_training
