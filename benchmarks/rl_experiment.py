@@ -12,7 +12,7 @@ stage-2 policy's).
 RUN_DIR is a selftrain run (or sft run); STORE the store those stages wrote. Writes OUT/<arm>-s<seed>/ (the RL run
 directories, rollouts included), OUT/baseline.json, OUT/summary.json, OUT/table.md and OUT/curves.html.
 """
-import argparse, json, math, os, shutil, statistics, sys, time, random
+import argparse, json, math, shutil, statistics, sys, time
 from pathlib import Path
 
 ARMS = {'contrastive': dict(mode='grpo', arm='contrastive'), 'plain': dict(mode='grpo', arm='plain'),
@@ -61,8 +61,7 @@ def main(argv=None):
     ap.add_argument('--baseline-samples', type=int, default=4)
     ap.add_argument('-p', nargs=2, action='append', default=[], metavar=('KEY', 'VALUE'), help='RLConfig field for every arm')
     a = ap.parse_args(argv)
-    from cudal1_nb.rl import RLConfig, run_rl, read_rollouts, curves
-    from cudal1_nb.core import git_info
+    from cudal1_nb.rl import RLConfig, run_rl
     out, seeds, arms = Path(a.out), [int(s) for s in a.seeds.split(',')], a.arms.split(',')
     if bad := [x for x in arms if x not in ARMS]: sys.exit(f"unknown arm(s) {bad}; known: {list(ARMS)}")
     params = {}
@@ -92,6 +91,17 @@ def main(argv=None):
             runs[(x, seed)] = s
             st.unlink()   # the programs are in rollouts.jsonl; the store copy is large and per-run
             print(f"{x} seed {seed}: {s['steps']} steps, train last {json.dumps(s['train_last'])}, held-out after {json.dumps(s['held_out_after'])}", flush=True)
+            write_results(out, a, arms, seeds, params, base, runs, t0)   # after every run: a stopped experiment keeps what it measured
+    print(f"wrote {out} in {time.time() - t0:.0f} s")
+
+
+def write_results(out, a, arms, seeds, params, base, runs, t0):
+    "summary.json, table.md and curves.html over the runs finished so far (seeds with every arm done count in the table)."
+    from cudal1_nb.rl import read_rollouts, curves
+    from cudal1_nb.core import git_info
+    done = [s for s in seeds if all((x, s) in runs for x in arms)]
+    if not done: return
+    seeds = done
     rows = []
     for x in arms:
         for split, key in (('train', 'train_last'), ('held-out', 'held_out_after')):
@@ -136,7 +146,6 @@ def main(argv=None):
         fig.update_layout(title=f"CPU mini-world, {len(seeds)} seeds, {a.budget:.0f} s per arm (band: min-max over seeds; dotted: stage-2 policy)", height=380)
         fig.write_html(str(out/'curves.html'), include_plotlyjs=True)
     except ImportError: pass
-    print(f"wrote {out} in {time.time() - t0:.0f} s")
 
 
 if __name__ == '__main__': main()
