@@ -41,13 +41,15 @@ def baseline(init, store, out, samples, seed, params):
     return res
 
 
-def ci95(xs):
-    "Mean and a t-based 95 % interval over seeds."
+def ci95(xs, log=False):
+    "Mean and a t-based 95 % interval over seeds; with `log`, of the logs (a geometric mean and its interval, always > 0)."
     xs = [x for x in xs if x is not None]
-    if len(xs) < 2: return (xs[0] if xs else None, None, None)
+    if log: xs = [math.log(x) for x in xs]
+    back = math.exp if log else (lambda v: v)
+    if len(xs) < 2: return (back(xs[0]) if xs else None, None, None)
     t = {2: 12.71, 3: 4.30, 4: 3.18, 5: 2.78}.get(len(xs), 2.26)
     m, h = statistics.fmean(xs), t * statistics.stdev(xs) / math.sqrt(len(xs))
-    return m, m - h, m + h
+    return back(m), back(m - h), back(m + h)
 
 
 def main(argv=None):
@@ -60,7 +62,13 @@ def main(argv=None):
     ap.add_argument('--budget', type=float, default=180.0, help='seconds of training per arm and seed')
     ap.add_argument('--baseline-samples', type=int, default=4)
     ap.add_argument('-p', nargs=2, action='append', default=[], metavar=('KEY', 'VALUE'), help='RLConfig field for every arm')
+    ap.add_argument('--rewrite', action='store_true', help="only rewrite the tables and the plot from OUT/summary.json")
     a = ap.parse_args(argv)
+    if a.rewrite:
+        sm = json.loads((Path(a.out)/'summary.json').read_text())
+        a.budget = sm['budget_s']
+        runs = {(k.rsplit('-s', 1)[0], int(k.rsplit('-s', 1)[1])): v for k, v in sm['runs'].items()}
+        return write_results(Path(a.out), a, a.arms.split(','), sm['seeds'], sm['params'], sm['stage2'], runs, time.time() - sm['seconds'], sm['command'])
     from cudal1_nb.rl import RLConfig, run_rl
     out, seeds, arms = Path(a.out), [int(s) for s in a.seeds.split(',')], a.arms.split(',')
     if bad := [x for x in arms if x not in ARMS]: sys.exit(f"unknown arm(s) {bad}; known: {list(ARMS)}")
@@ -95,7 +103,7 @@ def main(argv=None):
     print(f"wrote {out} in {time.time() - t0:.0f} s")
 
 
-def write_results(out, a, arms, seeds, params, base, runs, t0):
+def write_results(out, a, arms, seeds, params, base, runs, t0, command=None):
     "summary.json, table.md and curves.html over the runs finished so far (seeds with every arm done count in the table)."
     from cudal1_nb.rl import read_rollouts, curves
     from cudal1_nb.core import git_info
@@ -107,17 +115,17 @@ def write_results(out, a, arms, seeds, params, base, runs, t0):
         for split, key in (('train', 'train_last'), ('held-out', 'held_out_after')):
             r = dict(arm=x, split=split, seeds=len(seeds))
             for m in SHOW:
-                mean, lo, hi = ci95([runs[(x, s)][key].get(m) for s in seeds])
+                mean, lo, hi = ci95([runs[(x, s)][key].get(m) for s in seeds], log=m.startswith('gmean'))
                 r[m] = mean; r[m + '_ci'] = [lo, hi]
             if split == 'train':
-                mean, lo, hi = ci95([runs[(x, s)]['train_best_gmean'] for s in seeds]); r['best_gmean'], r['best_gmean_ci'] = mean, [lo, hi]
+                mean, lo, hi = ci95([runs[(x, s)]['train_best_gmean'] for s in seeds], log=True); r['best_gmean'], r['best_gmean_ci'] = mean, [lo, hi]
             r['ratio_to_stage2'] = r['gmean'] / base[split]['gmean'] if r['gmean'] and base[split]['gmean'] else None
             rows.append(r)
-    summary = dict(command=' '.join(sys.argv), git=git_info(), budget_s=a.budget, seeds=seeds, params=params, stage2=base, table=rows,
+    summary = dict(command=command or ' '.join(sys.argv), git=git_info(), budget_s=a.budget, seeds=seeds, params=params, stage2=base, table=rows,
                    runs={f"{x}-s{s}": v for (x, s), v in runs.items()}, seconds=round(time.time() - t0, 1))
     (out/'summary.json').write_text(json.dumps(summary, indent=1) + '\n')
     fmt = lambda v: '—' if v is None else f"{v:.3f}"
-    lines = ['| arm | split | correct | fast_1 | gmean sampled (95 % CI over seeds) | gmean correct | best-so-far gmean | / stage 2 |', '|---|---|---|---|---|---|---|---|']
+    lines = ['| arm | split | correct | fast_1 | gmean sampled (95 % CI over seeds, on the logs) | gmean correct | best-so-far gmean | / stage 2 |', '|---|---|---|---|---|---|---|---|']
     for r in rows:
         ci = r['gmean_ci']
         lines.append(f"| {r['arm']} | {r['split']} | {fmt(r['correct'])} | {fmt(r['fast_1'])} | {fmt(r['gmean'])} [{fmt(ci[0])}, {fmt(ci[1])}] | "
