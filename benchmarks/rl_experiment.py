@@ -12,7 +12,7 @@ stage-2 policy's).
 RUN_DIR is a selftrain run (or sft run); STORE the store those stages wrote. Writes OUT/<arm>-s<seed>/ (the RL run
 directories, rollouts included), OUT/baseline.json, OUT/summary.json, OUT/table.md and OUT/curves.html.
 """
-import argparse, json, math, shutil, statistics, sys, time
+import argparse, json, math, resource, shutil, statistics, sys, time
 from pathlib import Path
 
 ARMS = {'contrastive': dict(mode='grpo', arm='contrastive'), 'plain': dict(mode='grpo', arm='plain'),
@@ -39,6 +39,12 @@ def baseline(init, store, out, samples, seed, params):
                      gen=GenConfig(max_new_tokens=cfg.max_completion_length, temperature=cfg.temperature, top_p=cfg.top_p, seed=seed), split=split)
         res[split] = step_metrics(ros)
     return res
+
+
+def _cpu_s():
+    "CPU seconds used so far by this process and its finished children (user + system)."
+    a, b = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return a.ru_utime + a.ru_stime + b.ru_utime + b.ru_stime
 
 
 def ci95(xs, log=False):
@@ -93,9 +99,9 @@ def main(argv=None):
             if not st.exists(): shutil.copy(a.store, st)
             cfg = RLConfig.from_params(dict(params, **ARMS[x], init=a.init, seed=seed, db=str(st), steps=params.get('steps', 1000),
                                             time_budget_s=a.budget, device='cpu'))
-            t1 = time.time()
+            t1, c1 = time.time(), _cpu_s()
             s = run_rl(cfg, rd)
-            s['wall_s'] = round(time.time() - t1, 1)
+            s['wall_s'], s['cpu_s'] = round(time.time() - t1, 1), round(_cpu_s() - c1, 1)   # cpu_s: this process and its reaped children (sandbox workers)
             runs[(x, seed)] = s
             st.unlink()   # the programs are in rollouts.jsonl; the store copy is large and per-run
             print(f"{x} seed {seed}: {s['steps']} steps, train last {json.dumps(s['train_last'])}, held-out after {json.dumps(s['held_out_after'])}", flush=True)
