@@ -11,7 +11,7 @@ from __future__ import annotations
 import os, sys, json, time, math, collections, shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
-from .core import StageConfig, Candidate, EvalResult, code_hash, new_run_dir, save_config, atomic_write, print_table, seed_everything, counted_speedup
+from .core import StageConfig, Candidate, EvalResult, code_hash, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table, seed_everything, counted_speedup
 
 # %% auto #0
 __all__ = ['KEEP_RULES', 'find_policy', 'load_policy', 'trained_form', 'SelfTrainConfig', 'keep_pairs', 'contrastive_rows',
@@ -181,7 +181,7 @@ def run_selftrain(cfg:SelfTrainConfig, run_dir:str|Path, progress:bool=True)->di
     rd = Path(run_dir); rd.mkdir(parents=True, exist_ok=True)
     init = find_policy(cfg.init)
     tasks = split_tasks(load_tasks(cfg.suite, validate=False), cfg.split, cfg.ids)
-    save_config(cfg, rd)
+    start_run('selftrain', cfg, rd)
     seed_everything(cfg.seed)
     dev = cfg.sft_config().resolved_device()
     model, tok, kind = load_policy(init, dev)
@@ -213,5 +213,4 @@ def run_selftrain(cfg:SelfTrainConfig, run_dir:str|Path, progress:bool=True)->di
     atomic_write(rd/'kept.jsonl', ''.join(json.dumps(dict(candidate=c.to_dict(), result=r.to_dict())) + '\n' for c, r in kept))
     summary = dict(init=str(init), tasks=len(tasks), rounds=rounds, kept=len(kept), keep=cfg.keep,
                    stopped_early=len(rounds) < cfg.rounds)
-    atomic_write(rd/'summary.json', json.dumps(summary, indent=1) + '\n')
-    return summary
+    return finish_run(rd, summary)
