@@ -103,7 +103,7 @@ def release_results(path)->tuple:
     return path.stem, out
 
 def run_results(path, baseline:str='eager')->tuple:
-    "(label, results) of a pipeline run directory (`results.jsonl`): per task, its fastest correct variant (else its first result)."
+    "(label, results) of a mini-suite evaluation run directory (`results.jsonl`; stage `evaluate`): per task, its fastest correct variant (else its first result)."
     path = Path(path)
     best = {}
     for ln, line in enumerate((path/'results.jsonl').read_text().splitlines(), 1):
@@ -118,10 +118,10 @@ def run_results(path, baseline:str='eager')->tuple:
     return f"run:{path.name}", list(best.values())
 
 def source_results(path)->tuple:
-    "(gpu label, results) of a release file, an audit's evals JSONL (detected from the first line) or a pipeline run directory."
+    "(gpu label, results) of a release file, an audit's evals JSONL (detected from the first line) or a mini-suite evaluation run directory."
     path = Path(path)
     if path.is_dir():
-        if not (path/'results.jsonl').exists(): raise FileNotFoundError(f"{path}: a directory without results.jsonl (not a pipeline run)")
+        if not (path/'results.jsonl').exists(): raise FileNotFoundError(f"{path}: a directory without results.jsonl (not a mini-suite evaluation run)")
         return run_results(path)
     if not path.exists(): raise FileNotFoundError(f"{path}: no such file")
     with open(path) as f: first = f.readline()
