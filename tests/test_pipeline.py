@@ -60,7 +60,7 @@ def test_resume_skips_what_is_intact_and_redoes_the_rest(tmp_path):
     p = cudal1(*args, env=env); assert p.returncode == 0, p.stderr[-3000:]
     assert _stderr_lines(p, '[1/2] collect: complete') and _stderr_lines(p, '[2/2] augment: running'), p.stderr[-2000:]
     assert json.loads((pdir/'2-augment'/'summary.json').read_text())['rewrites'] == first['rewrites']
-    p = cudal1(*args[:-2], '-p', 'augment.n', '2', env=env); assert p.returncode == 0, p.stderr[-3000:]   # a changed config: redone
+    p = cudal1(*args[:-3], '-p', 'augment.n', '2', env=env); assert p.returncode == 0, p.stderr[-3000:]   # a changed config: redone
     assert _stderr_lines(p, '[2/2] augment: running') and json.loads((pdir/'2-augment'/'config.json').read_text())['config']['n'] == 2
 
 
