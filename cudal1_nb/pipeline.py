@@ -55,10 +55,9 @@ def chain_of(name:str)->tuple:
 
 # %% ../nbs/10_pipeline.ipynb #867ddb9c
 EMBEDDED = dict(
-    collect=dict(k=1),
     augment=dict(n=1),
-    sft=dict(time_budget_s=240.0, eval_samples=1, expected_steps_per_s=-1.0),
-    selftrain=dict(rounds=1, samples=1, temperature=0.5, steps=40, expected_steps_per_s=-1.0),
+    sft=dict(time_budget_s=240.0, eval_samples=1),
+    selftrain=dict(rounds=1, samples=1, temperature=0.5, steps=40),
     rl=dict(time_budget_s=150.0, steps=1000, num_generations=4, prompts_per_step=4, temperature=0.5, learning_rate=5e-4,
             max_completion_length=768, held_out_samples=1),
 )

@@ -79,9 +79,12 @@ def test_killed_run_resumes_and_nothing_half_written_counts(tmp_path):
     assert (pdir/'1-collect'/'done.json').exists() and not (pdir/'2-augment'/'done.json').exists()
     state = json.loads((pdir/'pipeline.json').read_text())
     assert state['stages']['collect']['status'] == 'done' and state['stages']['augment']['status'] == 'running'
+    from cudal1_nb.core import run_problem
+    problem = run_problem(pdir/'1-collect')
     p = subprocess.run(args, env=env, cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert p.returncode == 0, p.stderr[-3000:]
-    assert _stderr_lines(p, '[1/3] collect: complete') and _stderr_lines(p, '[2/3] augment: running') and _stderr_lines(p, '[3/3] sft: done')
+    assert _stderr_lines(p, '[1/3] collect: complete') and _stderr_lines(p, '[2/3] augment: running') and _stderr_lines(p, '[3/3] sft: done'), \
+        ''.join(l + '\n' for l in p.stderr.splitlines() if l.startswith('[')) + f"\nbefore the resume: {problem!r}
     assert all((pdir/d/'done.json').exists() for d in ('1-collect', '2-augment', '3-sft'))
 
 
