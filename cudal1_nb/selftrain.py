@@ -164,12 +164,15 @@ def sample_round(model, tok, tasks:list, cfg:SelfTrainConfig, rnd:int, policy:st
     return pairs, counts
 
 def round_report(rnd:int, pairs:list, counts:dict, n_asked:int, kept:list)->dict:
-    "A round's figures: correct fraction, tasks with >= 1 correct, fast_1, new distinct programs kept, failure reasons."
+    "A round's figures: correct fraction, tasks with >= 1 correct, fast_1, gmean sampled speedup (every failure 1.0x), new distinct programs kept, failure reasons."
     from cudal1_nb.rl import speedup_interval, conservative_speedup
+    from cudal1_nb.analysis import gmean
     ok = [(c, r) for c, r in pairs if r.ok]
-    fast = [r for _, r in ok if (iv := speedup_interval(r)) and conservative_speedup(*iv) > 1.0]
+    cons = [conservative_speedup(*iv) if (iv := speedup_interval(r)) else 1.0 for _, r in ok]
     return dict(round=rnd, samples=n_asked, correct=len(ok) / n_asked if n_asked else 0.0, tasks_correct=len({c.task_id for c, _ in ok}),
-                fast_1=len(fast) / n_asked if n_asked else 0.0, new_programs=len(kept), failures=dict(collections.Counter(counts).most_common()))
+                fast_1=sum(s > 1.0 for s in cons) / n_asked if n_asked else 0.0,
+                gmean=round(gmean(cons + [1.0] * (n_asked - len(cons))), 4) if n_asked else None,
+                new_programs=len(kept), failures=dict(collections.Counter(counts).most_common()))
 
 # %% ../nbs/14_selftrain.ipynb #5a824754
 def run_selftrain(cfg:SelfTrainConfig, run_dir:str|Path, progress:bool=True)->dict:
