@@ -162,6 +162,10 @@ def run_chain(chain:tuple, # stage names, in order
         try: state['stages'] = json.loads((pdir/'pipeline.json').read_text()).get('stages', {})
         except (OSError, ValueError): pass
     save = lambda: pdir and atomic_write(pdir/'pipeline.json', json.dumps(state, indent=1, default=str) + '\n')
+    def say(msg):   # the progress line, also kept in the pipeline directory's log
+        print(msg, file=out, flush=True)
+        if pdir:
+            with open(pdir/'pipeline.log', 'a') as f: f.write(f"{datetime.datetime.now().isoformat(timespec='seconds')} {msg}\n")
     t0, est_done, prev, redo, rows = time.time(), 0.0, None, False, []
     for i, st in enumerate(chain):
         s = REGISTRY[st]
@@ -172,22 +176,22 @@ def run_chain(chain:tuple, # stage names, in order
         head = f"[{i + 1}/{len(chain)}] {st}"
         summ = completed_run(rd) if rd and not redo else None
         if summ is not None and _saved_config(rd) == json.loads(json.dumps(cfg.to_dict())):
-            print(f"{head}: complete in an earlier run (outputs verified), skipped", file=out, flush=True)
+            say(f"{head}: complete in an earlier run (outputs verified), skipped")
             rows.append(dict(stage=st, status='skipped', seconds=0.0, run_dir=str(rd), summary=summ))
         else:
             if rd and rd.exists() and not (s.resumable and not redo and (rd/'config.json').exists()): shutil.rmtree(rd)
             redo = True
-            print(f"{head}: running (elapsed {_mmss(time.time() - t0)}, about {_mmss(left)} left)", file=out, flush=True)
+            say(f"{head}: running (elapsed {_mmss(time.time() - t0)}, about {_mmss(left)} left)")
             state['stages'][st] = dict(status='running', run_dir=str(rd) if rd else None); save()
             t1 = time.time()
             try: rd = run_stage(st, p, rd, progress=progress)
             except RuntimeError as e:
                 state['stages'][st] = dict(status='failed', run_dir=str(rd) if rd else None, cause=str(e), seconds=round(time.time() - t1, 1)); save()
-                print(f"{head}: FAILED after {time.time() - t1:.0f} s: {e}", file=out, flush=True)
+                say(f"{head}: FAILED after {time.time() - t1:.0f} s: {e}")
                 raise
             summ = completed_run(rd)
             rows.append(dict(stage=st, status='done', seconds=round(time.time() - t1, 1), run_dir=str(rd), summary=summ))
-            print(f"{head}: done in {_mmss(time.time() - t1)}", file=out, flush=True)
+            say(f"{head}: done in {_mmss(time.time() - t1)}")
         est_done += EMBEDDED_SECONDS.get(st, 60) if rows[-1]['status'] == 'done' else 0.0
         state['stages'][st] = {k: v for k, v in rows[-1].items() if k != 'summary'}; save()
         prev = rd
