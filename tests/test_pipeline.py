@@ -29,6 +29,7 @@ def test_whole_chain_writes_the_report(tmp_path):
         assert (pdir/f"{i}-{s}"/'done.json').exists() and (pdir/f"{i}-{s}"/'notebook.ipynb').exists()
     assert json.loads((pdir/'4-selftrain'/'config.json').read_text())['config']['init'] == str(pdir/'3-sft')
     assert json.loads((pdir/'6-report'/'config.json').read_text())['config']['pipeline_dir'] == str(pdir)
+    assert (pdir/'pipeline.log').read_text().count(': done in') == 6
     html = (pdir/'report.html').read_text()
     assert 'Best program per task' in html and 'plotly' in html
     rep = json.loads((pdir/'6-report'/'report.json').read_text())
@@ -84,7 +85,7 @@ def test_killed_run_resumes_and_nothing_half_written_counts(tmp_path):
     p = subprocess.run(args, env=env, cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert p.returncode == 0, p.stderr[-3000:]
     assert _stderr_lines(p, '[1/3] collect: complete') and _stderr_lines(p, '[2/3] augment: running') and _stderr_lines(p, '[3/3] sft: done'), \
-        ''.join(l + '\n' for l in p.stderr.splitlines() if l.startswith('[')) + f"\nbefore the resume: {problem!r}
+        ''.join(l + '\n' for l in p.stderr.splitlines() if l.startswith('[')) + f"\nbefore the resume: {problem!r}"
     assert all((pdir/d/'done.json').exists() for d in ('1-collect', '2-augment', '3-sft'))
 
 
