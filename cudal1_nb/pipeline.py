@@ -174,14 +174,18 @@ def run_chain(chain:tuple, # stage names, in order
         rd = pdir/f"{i + 1}-{st}" if pdir else None
         left = sum(EMBEDDED_SECONDS.get(x, 60) for x in chain[i:]) * (max(time.time() - t0, 1) / est_done if est_done else 1.0)
         head = f"[{i + 1}/{len(chain)}] {st}"
+        same = rd is not None and _saved_config(rd) == json.loads(json.dumps(cfg.to_dict()))
         summ = completed_run(rd) if rd and not redo else None
-        if summ is not None and _saved_config(rd) == json.loads(json.dumps(cfg.to_dict())):
+        if summ is not None and same:
             say(f"{head}: complete in an earlier run (outputs verified), skipped")
             rows.append(dict(stage=st, status='skipped', seconds=0.0, run_dir=str(rd), summary=summ))
         else:
-            if rd and rd.exists() and not (s.resumable and not redo and (rd/'config.json').exists()): shutil.rmtree(rd)
+            why = '' if not (rd and rd.exists()) else ('an earlier stage ran again' if redo else (run_problem(rd) or ('' if same else 'its config changed')))
+            keep = s.resumable and not redo and same          # a stopped resumable run continues from its checkpoint
+            if rd and rd.exists() and not keep: shutil.rmtree(rd)
             redo = True
-            say(f"{head}: running (elapsed {_mmss(time.time() - t0)}, about {_mmss(left)} left)")
+            say(f"{head}: running{f' again ({why})' if why else ''}{' from its last checkpoint' if keep and why else ''} "
+                f"(elapsed {_mmss(time.time() - t0)}, about {_mmss(left)} left)")
             state['stages'][st] = dict(status='running', run_dir=str(rd) if rd else None); save()
             t1 = time.time()
             try: rd = run_stage(st, p, rd, progress=progress)
