@@ -7,7 +7,7 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/eval.html.md"""
 
 # %% ../nbs/03_eval.ipynb #0429d0f1
 from __future__ import annotations
-import os, re, sys, json, math, time, queue, shutil, threading, contextlib, statistics, tempfile, platform
+import os, re, gc, sys, json, math, time, queue, shutil, threading, contextlib, statistics, tempfile, platform
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,9 +19,10 @@ from .static import scan
 
 # %% auto #0
 __all__ = ['DEFER_S', 'GUARD_BYTES', 'CALL_FLOOR_S', 'CALL_RATIO', 'FIRST_CALL_S', 'SAMPLE_MS', 'MAX_CALLS', 'SAMPLE_BYTES',
-           'PRECISION_RATIO', 'UNJOINED_RATIO', 'UNJOINED_MS', 'WAIT_S', 'EvalConfig', 'median_ci', 'summarize',
-           'ci_ok', 'log_ratio_ci', 'drifted', 'ref_drift', 'call_limit', 'compile_job', 'calls_per_sample', 'ref_job',
-           'ReferenceFailed', 'cand_job', 'static_flags', 'judge', 'ext_dir', 'evaluate_many', 'evaluate']
+           'CLEAN_WARM_S', 'JOB_THREADS', 'PRECISION_RATIO', 'UNJOINED_RATIO', 'UNJOINED_MS', 'WAIT_S', 'EvalConfig',
+           'median_ci', 'summarize', 'ci_ok', 'log_ratio_ci', 'drifted', 'ref_drift', 'call_limit', 'compile_job',
+           'calls_per_sample', 'ref_job', 'ReferenceFailed', 'cand_job', 'static_flags', 'judge', 'ext_dir',
+           'evaluate_many', 'evaluate']
 
 # %% ../nbs/03_eval.ipynb #c53734b0
 @dataclass(frozen=True)
@@ -175,6 +176,12 @@ class _Timer:
     def sync(self):
         if self.cuda: self.torch.cuda.synchronize()
     def __call__(self, fn, xss, events=None):
+        "Time one sample with Python's garbage collector off (a collection would land in one side's sample at random)."
+        on = gc.isenabled(); gc.disable()
+        try: return self._sample(fn, xss, events)
+        finally:
+            if on: gc.enable()
+    def _sample(self, fn, xss, events=None):
         torch, n = self.torch, len(xss)
         if not self.cuda:
             t0 = time.perf_counter(); outs = [fn(*xs) for xs in xss]; return outs, (time.perf_counter() - t0) * 1e3 / n
@@ -537,6 +544,7 @@ def compile_job(p:dict)->dict:
 # %% ../nbs/03_eval.ipynb #8da5f477
 SAMPLE_MS, MAX_CALLS = 2.0, 64   # a sample lasts about this long (ms of the reference's calls), with at most this many calls
 SAMPLE_BYTES = {'cuda': 256 << 20, 'cpu': 32 << 20}   # and its inputs and outputs take at most this much memory per side
+CLEAN_WARM_S = 0.25   # the clean phase's warm-up at its sample size lasts at least this long (a GPU idle since the last job clocks down)
 
 def calls_per_sample(ms:float, # one call's time (ms), e.g. the reference's median
                      nbytes:int=0, # the bytes of one call's inputs and output
@@ -598,9 +606,16 @@ def _batch(make_inputs, k:int, n:int)->list:
     "The `n` distinct argument lists of round `k` (round -1, -2... for warm-ups): `make_inputs` of a different index for every call."
     return [make_inputs(k * n + j if k >= 0 else k * n - j) for j in range(n)]
 
-def _warm(fns:list, make_inputs, cfg:dict, sync=None, before=None, after=None, prep=None, n:int=1):
-    "Untimed samples of `n` calls on fresh inputs (as the timed ones get): at least `warmup` rounds and a tenth of the budget, at most 50 rounds."
-    t_end = time.time() + cfg['budget_s'] * len(fns) / 10
+JOB_THREADS = 2   # CPU threads of a CUDA job: its CPU work before the lock (building models on the CPU) must not crowd the cores of the job that is timing launch-bound kernels
+
+def _job_threads(device:str):
+    "On CUDA, cap the job's CPU threads at `JOB_THREADS` (its device work needs one; the CPU backend keeps `EvalConfig.threads`)."
+    import torch
+    if device == 'cuda' and torch.get_num_threads() > JOB_THREADS: torch.set_num_threads(JOB_THREADS)
+
+def _warm(fns:list, make_inputs, cfg:dict, sync=None, before=None, after=None, prep=None, n:int=1, min_s:float=0.0):
+    "Untimed samples of `n` calls on fresh inputs (as the timed ones get): at least `warmup` rounds and a tenth of the budget (or `min_s` seconds), at most 50 rounds."
+    t_end = time.time() + max(min_s, cfg['budget_s'] * len(fns) / 10)
     for k in range(50):
         xss = _batch(make_inputs, -1 - k, n)
         for i in _order(k, len(fns)):
@@ -611,11 +626,11 @@ def _warm(fns:list, make_inputs, cfg:dict, sync=None, before=None, after=None, p
         if k + 1 >= cfg['warmup'] and time.time() > t_end: break
 
 def _tight(times:list, target:float)->bool:
-    "The stop rule: with two callables (candidate, reference), the 95 % CI of their paired log ratio within +-`target`; with one, its median's CI."
-    if len(times) == 2:
-        lo, hi = log_ratio_ci(times[1], times[0], paired=True)
-        return len(times[0]) >= 5 and (hi - lo) / 2 <= target
-    return all(ci_ok(t, target) for t in times)
+    "The stop rule: every callable's median within its 95 % CI +-`target` (the drift check compares them), and with two (candidate, reference) the CI of their paired log ratio too."
+    if not all(ci_ok(t, target) for t in times): return False
+    if len(times) != 2: return True
+    lo, hi = log_ratio_ci(times[1], times[0], paired=True)
+    return (hi - lo) / 2 <= target
 
 def _time_loop(fns:list, make_inputs, timer, cfg:dict, check=None, before=None, after=None, events=None, fp=None, prep=None, n:int=1)->list:
     """Alternate samples of the callables in `fns` (in `_order`), `n` back-to-back calls each on `n` fresh inputs (the
@@ -646,6 +661,7 @@ def _time_loop(fns:list, make_inputs, timer, cfg:dict, check=None, before=None, 
 def ref_job(p:dict)->dict:
     "Sandbox job: reference outputs for the correctness seeds and the other baselines."
     import torch, copy
+    _job_threads(p['device'])
     lock = _DeviceLock(p['lock'], p['device'])
     mod = load_program(p['ref'], 'reference')
     model = _build(mod, 'Model', mod.get_init_inputs(), p['init_seed'])   # on the CPU, before the lock
@@ -733,6 +749,7 @@ def cand_job(p:dict)->dict:
     "Sandbox job: the candidate's checks and its timing interleaved with the reference's. Returns raw data."
     import torch, copy
     cfg, res = p['timing'], dict(outs=[], mutated=[], flags=[], timed_mismatch=0, timed_checked=0, deferred=[], timed_deferred=0)
+    _job_threads(p['device'])
     watch = _ThreadWatch()   # threads started from candidate code (T2)
     dog = _Watchdog()   # the per-call time limit (started here: not a thread of the candidate's)
     snap = _snapshot()   # before any candidate code: checked after its import, construction and every call
@@ -752,7 +769,7 @@ def cand_job(p:dict)->dict:
     dev = _setup(p)
     flags0 = _flags()
     mk = lambda k: _inputs(ref_mod, mix_seed(p['time_seed'], 'trial', k), dev)
-    side = dict(cfg, budget_s=cfg['budget_s'] / 4, min_trials=max(10, cfg['min_trials']) if dev.type == 'cpu' else max(5, cfg['min_trials'] // 2))   # the reference alone, for the drift check (CPU: 10 calls at least, so a few preempted ones don't move the median)
+    side = dict(cfg, budget_s=cfg['budget_s'] / 2, min_trials=max(10, cfg['min_trials']) if dev.type == 'cpu' else max(5, cfg['min_trials'] // 2))   # the reference alone, for the drift check (CPU: 10 calls at least, so a few preempted ones don't move the median)
     saves = {}
     try:
         ref = ref.to(dev)
@@ -762,9 +779,10 @@ def cand_job(p:dict)->dict:
         with torch.no_grad():   # 1. the clean reference time
             timer = _Timer(dev)
             ref_side = ref_side.to(dev)
-            _warm([ref_side], mk, dict(cfg, warmup=max(cfg['warmup'], 10)), timer.sync)   # a fresh process: first-touch page faults and cold caches last longer than the other phases' warm-ups
+            _warm([ref_side], mk, dict(cfg, warmup=max(cfg['warmup'], 10), budget_s=0.0), timer.sync)   # a fresh process: first-touch page faults and cold caches
             res['calls'] = n = calls_per_sample(*_per_call(ref_side, mk, timer), dev.type)   # every phase's samples: n calls
             alone = dict(before=[lambda: _set_flags(flags0)], after=[lambda: (dog.disarm(), _check_guard(snap), _set_flags(flags0))], prep=[_banded([None], 0)])   # the reference side's untimed work in the rounds
+            _warm([ref_side], mk, cfg, timer.sync, n=n, min_s=CLEAN_WARM_S, **alone)   # the GPU's clocks up from idle, the allocator holding a sample's tensors
             res['eager_clean'] = _time_loop([ref_side], mk, timer, side, fp=_Fingerprint(p['idx_seeds'][0], p['max_out_elems']), n=n, **alone)[0]
             if not p.get('ref_dir'):   # the candidate's history: one call per check seed (a folded job's reference outputs made these)
                 for s in p['seeds']: _poison(ref(*_inputs(ref_mod, s, dev)), ref)
