@@ -6,7 +6,10 @@ Every job records when it took the run's device lock (`meta.lock_at`, seconds si
 device work under it (`meta.locked_s`; a separate reference job's as `ref_lock_at`/`ref_locked_s`). The lock is
 held until the job's process has exited, so the time between one job's end of work and the next job's `lock_at` is
 process teardown or a lock nobody wanted (every job still building or preparing). Prints the span from the first
-acquisition to the last release, the device-work total, the share of the span it covers, and the longest holders."""
+acquisition to the last release, the device-work total, the share of the span it covers, the longest holders, and the
+time split: compiles (`meta.build_s`, on the cores the timing leaves free, in parallel with it), reference jobs under
+the lock, and the candidate jobs' phases under it (`meta.phase_s`: reference outputs and the clean timing, import and
+construction, the correctness checks, warm-up, the paired timing, the post timing)."""
 import argparse, statistics, sys
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
@@ -21,6 +24,22 @@ def holds(rows):
         for at, s, what in ((m.get('lock_at'), m.get('locked_s'), 'candidate'), (m.get('ref_lock_at'), m.get('ref_locked_s'), 'reference')):
             if at is not None and s is not None: out.append((float(at), float(s), f"{r['task_id']} {what}"))
     return sorted(out)
+
+
+PHASES = (('reference outputs + clean timing', ('reference',)), ('import + construct', ('import', 'construct')),
+          ('checks (secret seeds)', ('check',)), ('warm-up', ('warmup',)), ('paired timing', ('time',)), ('post timing', ('post',)))
+
+
+def split(rows)->list:
+    "[(what, seconds, count)]: compiles, reference jobs under the lock, and the candidate jobs' phases."
+    ms = [r.get('meta') or {} for r in rows]
+    b = [m['build_s'] for m in ms if m.get('build_s') is not None]
+    out = [('compile jobs (sum; parallel, off the timing cores)', sum(b), len(b)),
+           ('reference jobs under the lock', sum(m.get('ref_locked_s') or 0 for m in ms), sum(m.get('ref_locked_s') is not None for m in ms)),
+           ('candidate jobs under the lock', sum(m.get('locked_s') or 0 for m in ms), sum(m.get('locked_s') is not None for m in ms))]
+    ph = [m['phase_s'] for m in ms if m.get('phase_s')]
+    for what, keys in PHASES: out.append((f"  {what}", sum(sum(p.get(k, 0) for k in keys) for p in ph), len(ph)))
+    return out
 
 
 def main(argv=None):
@@ -39,6 +58,8 @@ def main(argv=None):
     if gaps:
         print(f"between holds: median {statistics.median(gaps):.2f} s, total {sum(gaps):.0f} s "
               f"(teardown of the holder's process, or no job ready); longest {max(gaps):.1f} s")
+    print("time split (seconds; the lock's holds are serial, compiles overlap them):")
+    for what, sec, n in split(rows): print(f"  {what:52s} {sec:8.1f} s  (n={n})")
     print("longest holds:")
     for at, s, what in sorted(h, key=lambda x: -x[1])[:o.top]:
         print(f"  {s:7.2f} s  at +{at - h[0][0]:5.0f} s  {what}")

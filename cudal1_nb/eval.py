@@ -742,8 +742,10 @@ class ReferenceFailed(Exception): "The reference part of a folded candidate job 
 
 _PHASE = 'cudal1-phase: '
 def _phase(res:dict, name:str):
-    "Mark the job's phase in its result and its log (a job killed at its time limit is reported with the phase it was in)."
-    res['phase'] = name; print(_PHASE + name, flush=True)
+    "Mark the job's phase in its result and its log (a job killed at its time limit is reported with the phase it was in); `res['phase_s']` sums the seconds spent in each (for `benchmarks/audit_timeline.py`)."
+    now, d = time.time(), res.setdefault('phase_s', {})
+    if res.get('phase'): d[res['phase']] = round(d.get(res['phase'], 0.0) + now - res['phase_t'], 4)
+    res['phase'], res['phase_t'] = name, now; print(_PHASE + name, flush=True)
 
 def cand_job(p:dict)->dict:
     "Sandbox job: the candidate's checks and its timing interleaved with the reference's. Returns raw data."
@@ -894,6 +896,7 @@ def _cand_locked(p, torch, dev, cfg, res, ref_mod, cand, ref, ref_side, timer, m
         # the reference alone again, as it was timed before the import and as its side of the rounds is (same hooks,
         # samples and bands): a change is a side effect of the candidate's beyond the backend flags (restored here)
         _set_flags(flags0)
+        _phase(res, 'post')
         res['eager_post'] = _time_loop([ref_side], mk, timer, side, fp=fp, n=n, before=[to_ref], after=[from_ref], prep=[_banded([None], 0)])[0]
         res['cand'], res['eager_paired'] = tc, tr
     res['changed'] = {k: [flags0[k], flags1[k]] for k in flags0 if flags0[k] != flags1[k]}
@@ -1043,7 +1046,7 @@ def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:
         ci[b] = log_ratio_ci(xs, v['cand'])
     base['meta']['speedup_ci'] = {b: [round(math.exp(lo), 4), round(math.exp(hi), 4)] for b, (lo, hi) in ci.items() if speed.get(b) and math.isfinite(lo) and math.isfinite(hi)}
     if not rv.get('fp64'): flags.append('fp32_reference')
-    meta = dict(base['meta'], max_abs_err=max(errs) if errs else 0.0, ref_drift=round(paired.median_ms / clean.median_ms - 1, 4) if clean.median_ms > 0 else 0.0, calls_per_sample=v.get('calls'), ref_notes=rv.get('notes', []) + v.get('notes', []),
+    meta = dict(base['meta'], max_abs_err=max(errs) if errs else 0.0, ref_drift=round(paired.median_ms / clean.median_ms - 1, 4) if clean.median_ms > 0 else 0.0, calls_per_sample=v.get('calls'), phase_s=v.get('phase_s'), ref_notes=rv.get('notes', []) + v.get('notes', []),
                 timed_checked=v.get('timed_checked', 0), changed=v.get('changed', {}), locked_s=v.get('locked_s'), lock_at=v.get('lock_at'), ref_locked_s=rv.get('locked_s'), ref_lock_at=rv.get('lock_at'), build_free_s=v.get('build_free_s'), job_s=cand_out.seconds,
                 ref_job_s=ref_out.seconds)
     base['meta'] = meta
