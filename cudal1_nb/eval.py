@@ -282,9 +282,10 @@ def _guarded()->dict:
          'torch.cuda.Event.synchronize': torch.cuda.Event.synchronize, 'torch.save': torch.save, 'torch.manual_seed': torch.manual_seed,
          'json.dumps': json.dumps, 'os.write': os.write, 'os.fdopen': os.fdopen, 'builtins.type': builtins.type, 'builtins.isinstance': builtins.isinstance,
          'sandbox._run_child': sb._run_child, 'sandbox.start_clock': sb.start_clock}
-    for k in ('_Timer', '_time_loop', '_warm', '_cand_locked', '_set_flags', '_flags', '_host_out', '_overlaps', '_Guards', '_guard_allocs', '_save_outs', '_describe_out', '_inputs', '_clone', '_check_guard', '_guarded', '_same', '_same_values', '_Fingerprint', '_poison', '_model_storages', '_PersistL2', '_thread_starts'):
+    for k in ('_Timer', '_time_loop', '_warm', '_cand_locked', '_set_flags', '_flags', '_host_out', '_overlaps', '_Guards', '_guard_allocs', '_save_outs', '_describe_out', '_inputs', '_clone', '_check_guard', '_guarded', '_same', '_same_values', '_Fingerprint', '_poison', '_model_storages', '_PersistL2', '_thread_starts',
+              '_take', '_overwritten', '_tight', '_batch', '_args', '_banded', '_per_call', 'calls_per_sample', '_job_threads'):
         d[f'eval.{k}'] = getattr(me, k, None)
-    d['eval._Timer.__call__'] = me._Timer.__call__
+    d['eval._Timer.__call__'], d['eval._Timer._sample'], d['eval._Fingerprint.take'] = me._Timer.__call__, me._Timer._sample, me._Fingerprint.take
     d['eval._PersistL2.reset'] = me._PersistL2.reset
     d['eval._Guards.broken'], d['eval._Guards.wrap'] = me._Guards.broken, me._Guards.wrap
     for mod, name in _thread_starts(): d[f"{mod.__name__}.{name}"] = getattr(mod, name)
@@ -625,6 +626,22 @@ def _warm(fns:list, make_inputs, cfg:dict, sync=None, before=None, after=None, p
         if sync: sync()
         if k + 1 >= cfg['warmup'] and time.time() > t_end: break
 
+_GONE = 'gone'   # the fingerprint of an output a later call of its sample made unreadable
+
+def _take(fp, out, last:bool):
+    "`fp.take(out)`, or `_GONE` for an output that a later call of the same sample made unreadable (torch's CUDA-graph outputs raise once a later replay overwrote them, as in a user's loop); the last output of a sample must be readable."
+    try: return fp.take(out)
+    except RuntimeError:
+        if last: raise
+        return _GONE
+
+def _overwritten(j:int, outs:list, fps:list)->bool:
+    "Did a later call of the sample overwrite output `j`: unreadable (`_GONE`), or in storage a later output shares (a pre-allocated output)? Such an output is judged as the later call left it."
+    import torch
+    if fps[j] is _GONE: return True
+    c = outs[j]
+    return type(c) is torch.Tensor and any(type(o) is torch.Tensor and f is not _GONE and _overlaps(c, o) for o, f in zip(outs[j + 1:], fps[j + 1:]))
+
 def _tight(times:list, target:float)->bool:
     "The stop rule: every callable's median within its 95 % CI +-`target` (the drift check compares them), and with two (candidate, reference) the CI of their paired log ratio too."
     if not all(ci_ok(t, target) for t in times): return False
@@ -651,7 +668,7 @@ def _time_loop(fns:list, make_inputs, timer, cfg:dict, check=None, before=None, 
             out, ms = timer(fns[i], _args(i, xss, prep), **({'events': events[i]} if events and timer.cuda else {}))
             if after and after[i]: after[i]()
             times[i].append(ms); outs[i] = out
-            if fp is not None: fps[i] = [fp.take(o) for o in out]
+            if fp is not None: fps[i] = [_take(fp, o, j == len(out) - 1) for j, o in enumerate(out)]
         if check: check(k, outs, fps)
         del outs, fps, xss
         if k + 1 >= cfg['min_trials'] and (_tight(times, cfg['ci_target']) or time.time() > t_end): break
@@ -880,9 +897,9 @@ def _cand_locked(p, torch, dev, cfg, res, ref_mod, cand, ref, ref_side, timer, m
             cs, rs = outs
             if (w := gs[0].broken()) and not res.get('oob'): res['oob'] = f"timed sample {k}: it wrote {w}"
             for j, (c, r) in enumerate(zip(cs, rs)):
-                # an output whose buffer a later call of the sample returned again (the pre-allocated output) was
-                # overwritten by that call, as it would be in a user's loop: it is judged as the last call returned it
-                if type(c) is torch.Tensor and any(type(o) is torch.Tensor and _overlaps(c, o) for o in cs[j + 1:]): continue
+                # an output that a later call of the sample overwrote (a pre-allocated output returned again, a CUDA
+                # graph's output replayed over), as it would be in a user's loop, is judged as the later call left it
+                if j < len(cs) - 1 and _overwritten(j, cs, fps[0]): continue   # the sample's last output is always checked
                 res['timed_checked'] += 1
                 res['timed_deferred'] += not fp.same(fps[0][j], c)   # changed since its sample ended (during the reference's)
                 ok = type(c) is torch.Tensor and c.shape == r.shape and torch.allclose(c.double(), r.double(), atol=p['atol'], rtol=p['rtol'], equal_nan=True)
