@@ -545,7 +545,7 @@ def compile_job(p:dict)->dict:
 # %% ../nbs/03_eval.ipynb #8da5f477
 SAMPLE_MS, MAX_CALLS = 2.0, 64   # a sample lasts about this long (ms of the reference's calls), with at most this many calls
 SAMPLE_BYTES = {'cuda': 256 << 20, 'cpu': 32 << 20}   # and its inputs and outputs take at most this much memory per side
-CLEAN_WARM_S = 0.25   # the clean phase's warm-up at its sample size lasts at least this long (a GPU idle since the last job clocks down)
+CLEAN_WARM_S = 0.25   # on CUDA the clean phase's warm-up at its sample size lasts at least this long (a GPU idle since the last job clocks down)
 
 def calls_per_sample(ms:float, # one call's time (ms), e.g. the reference's median
                      nbytes:int=0, # the bytes of one call's inputs and output
@@ -801,7 +801,7 @@ def cand_job(p:dict)->dict:
             _warm([ref_side], mk, dict(cfg, warmup=max(cfg['warmup'], 10), budget_s=0.0), timer.sync)   # a fresh process: first-touch page faults and cold caches
             res['calls'] = n = calls_per_sample(*_per_call(ref_side, mk, timer), dev.type)   # every phase's samples: n calls
             alone = dict(before=[lambda: _set_flags(flags0)], after=[lambda: (dog.disarm(), _check_guard(snap), _set_flags(flags0))], prep=[_banded([None], 0)])   # the reference side's untimed work in the rounds
-            _warm([ref_side], mk, cfg, timer.sync, n=n, min_s=CLEAN_WARM_S, **alone)   # the GPU's clocks up from idle, the allocator holding a sample's tensors
+            _warm([ref_side], mk, cfg, timer.sync, n=n, min_s=CLEAN_WARM_S if dev.type == 'cuda' else 0.0, **alone)   # the GPU's clocks up from idle, the allocator holding a sample's tensors
             res['eager_clean'] = _time_loop([ref_side], mk, timer, side, fp=_Fingerprint(p['idx_seeds'][0], p['max_out_elems']), n=n, **alone)[0]
             if not p.get('ref_dir'):   # the candidate's history: one call per check seed (a folded job's reference outputs made these)
                 for s in p['seeds']: _poison(ref(*_inputs(ref_mod, s, dev)), ref)
