@@ -7,15 +7,20 @@ from cudal1_nb.eval import EvalConfig, evaluate_many, harness_version
 from cudal1_nb.minibench import minibench_tasks, minibench_variants
 from cudal1_nb.store import Store
 
+from cudal1_nb.core import Task
+
 N_TASKS, PER_TASK = 2, 52   # 104 candidates
 CHEAP = dict(timeout=60, budget_s=0.02, warmup=1, min_trials=3, max_trials=5, n_seeds=1, ci_target=0.5, workers=2)
+REF = "import torch\nimport torch.nn as nn\nclass Model(nn.Module):\n    def forward(self, x):\n        return x {op} 1\ndef get_inputs():\n    return [torch.randn(64)]\ndef get_init_inputs():\n    return []\n"
+WAYS = ('x {op} 1', 'torch.{fn}(x, 1)', 'x.{fn}(1)', '(x.clone() {op} 1)')
 
 def campaign_items(n_tasks=N_TASKS, per_task=PER_TASK):
-    "Cheap candidates: copies of the mini-suite's honest pure-PyTorch variants, each a distinct program (a numbered comment)."
+    "Cheap candidates on tiny tasks (x + 1, x - 1 on 64 numbers): honest programs written a few ways, each distinct (a numbered comment)."
     out = []
-    for t in minibench_tasks()[:n_tasks]:
-        vs = [v for v in minibench_variants(t) if not v.meta['cpp']]
-        out.append((t, [Candidate(t.id, vs[i % len(vs)].code + f"\n# campaign copy {i}\n", name=f"copy{i}", origin='test') for i in range(per_task)]))
+    for k, (op, fn) in enumerate((('+', 'add'), ('-', 'sub'))[:n_tasks]):
+        t = Task('durability', 1, k + 1, f'x{op}1', REF.format(op=op))
+        out.append((t, [Candidate(t.id, "import torch\nimport torch.nn as nn\nclass ModelNew(nn.Module):\n    def forward(self, x):\n        return "
+                                  + WAYS[i % len(WAYS)].format(op=op, fn=fn) + f"\n# campaign copy {i}\n", name=f"copy{i}", origin='test') for i in range(per_task)]))
     return out
 
 SCRIPT = textwrap.dedent("""
@@ -54,7 +59,16 @@ def _start(db, tmp_path):
     f.write_text(SCRIPT.format(tests=os.path.dirname(__file__), db=str(db)))
     return subprocess.Popen([sys.executable, str(f)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
 
-def test_kill9_resume(tmp_path):
+@pytest.fixture
+def campaigns():
+    "Started campaign processes, killed with their workers (their own process group) whatever happens to the test."
+    ps = []
+    yield ps
+    for p in ps:
+        try: os.killpg(p.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError): pass
+
+def test_kill9_resume(tmp_path, campaigns):
     "kill -9 a 104-candidate campaign at random moments (in start-up, then after random numbers of results), resume each time."
     db, n = str(tmp_path/'store.sqlite'), N_TASKS * PER_TASK
     seed = int(os.environ.get('CUDAL1_KILL_SEED', time.time_ns() % 10**6)); rng = random.Random(seed)
@@ -62,7 +76,7 @@ def test_kill9_resume(tmp_path):
     print(f"kill seed {seed}: {kills}")
     seen = []
     for i, (what, at) in enumerate(kills):
-        p, t0 = _start(db, tmp_path), time.time()
+        p, t0 = _start(db, tmp_path), time.time(); campaigns.append(p)
         while p.poll() is None:
             if (time.time() - t0 >= at) if what == 'startup' else (_rows(db) >= at): break
             time.sleep(0.02)
@@ -71,8 +85,10 @@ def test_kill9_resume(tmp_path):
         else: os.kill(p.pid, signal.SIGKILL)         # only its driver: its workers see their socket close
         p.wait(); p.stdout.close(); p.stderr.close()
         seen.append(_check_store(db, n))
+        print(f"kill {i} ({what} {at}) after {time.time() - t0:.1f} s: {seen[-1]} results stored", flush=True)
     assert seen == sorted(seen) and seen[-1] > 0, seen   # every kill kept what was recorded before it
-    p = _start(db, tmp_path); out, err = p.communicate(timeout=900)
+    p, t0 = _start(db, tmp_path), time.time(); campaigns.append(p); out, err = p.communicate(timeout=900)
+    print(f"resumed to the end in {time.time() - t0:.1f} s", flush=True)
     assert p.returncode == 0, err[-3000:]
     assert json.loads(out.strip().splitlines()[-1]) == ['ok']
     test_n = _check_store(db, n)
@@ -111,8 +127,7 @@ def test_crashers_campaign_goes_on(tmp_path):
 
 def test_store_write_failure(tmp_path, monkeypatch):
     "A result the store cannot take (disk full) is that candidate's clear error; the rest is recorded; a resume measures only it."
-    t = minibench_tasks()[0]
-    cands = campaign_items(1, 6)[0][1]
+    t, cands = campaign_items(1, 6)[0]
     st, victim = Store(tmp_path/'s.sqlite'), cands[2].id
     real = Store.add_evals
     def flaky(self, evals):
@@ -140,8 +155,7 @@ def tiny_disk(tmp_path):
 
 def test_full_disk_store(tiny_disk):
     "The store on a real filesystem that fills up mid-campaign: those candidates' clear errors, the campaign goes on."
-    t = minibench_tasks()[0]
-    cands = campaign_items(1, 8)[0][1]
+    t, cands = campaign_items(1, 8)[0]
     st, filler, seen = Store(tiny_disk/'s.sqlite'), tiny_disk/'filler', []
     def on_result(ti, ci, r):
         seen.append(ci)
