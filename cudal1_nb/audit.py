@@ -45,7 +45,9 @@ def audit(path:str|Path, # a CUDA-L1 release file (JSON lines)
           levels=None, ids=None, limit:int|None=None,
           out_dir:str|Path|None=None, # where audit.jsonl / audit.csv go (default: a new run directory)
           store=None, # a `Store`: the release and the measured results are recorded there
-          progress:bool=False, show:bool=True)->dict:
+          progress:bool=False, show:bool=True,
+          resume:bool=False, # with `store`: programs it already has a result for (this device and harness version) are not measured again
+         )->dict:
     "Re-measure a release's kernels; returns a summary with the per-task rows."
     cfg = cfg or EvalConfig()
     t0 = time.time()
@@ -55,7 +57,7 @@ def audit(path:str|Path, # a CUDA-L1 release file (JSON lines)
     if store is not None: store.import_release(path)
     part = open(out_dir/'evals.partial.jsonl', 'w')   # full results as they come, so an interrupted audit keeps what it measured
     def _log(ti, ci, r): part.write(json.dumps(dict(r.to_dict(), level=todo[ti][0].level, task=todo[ti][0].num)) + '\n'); part.flush()
-    try: res = evaluate_many(todo, device=device, cfg=cfg, progress=progress, store=store, on_result=_log)
+    try: res = evaluate_many(todo, device=device, cfg=cfg, progress=progress, store=store, on_result=_log, resume=resume)
     finally: part.close()
     summ = _tables(items, {t.id: r[0] for (t, _), r in zip(todo, res)}, name, device, out_dir, t0, show)
     os.replace(out_dir/'evals.partial.jsonl', out_dir/'evals.jsonl')   # every EvalResult in full (timings, flags, meta)

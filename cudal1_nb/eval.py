@@ -14,6 +14,7 @@ from pathlib import Path
 from .core import (Task, Candidate, EvalResult, Timing, StageConfig, BASELINES, code_hash, secret_seed, mix_seed,
                             get_base_dir, atomic_write)
 from .sandbox import Pool, Job, Outcome, steady_malloc, start_clock, load_program, progress_bar, _one_line
+from .executor import executor_for, as_executor, device_lock
 from .policy import apply_policy, get_policy
 from .static import scan
 
@@ -22,7 +23,7 @@ __all__ = ['DEFER_S', 'GUARD_BYTES', 'CALL_FLOOR_S', 'CALL_RATIO', 'FIRST_CALL_S
            'CLEAN_WARM_S', 'JOB_THREADS', 'PRECISION_RATIO', 'UNJOINED_RATIO', 'UNJOINED_MS', 'WAIT_S', 'EvalConfig',
            'median_ci', 'summarize', 'ci_ok', 'log_ratio_ci', 'drifted', 'ref_drift', 'call_limit', 'compile_job',
            'calls_per_sample', 'ref_job', 'ReferenceFailed', 'cand_job', 'static_flags', 'judge', 'ext_dir',
-           'evaluate_many', 'evaluate']
+           'harness_version', 'evaluate_many', 'evaluate']
 
 # %% ../nbs/03_eval.ipynb #c53734b0
 @dataclass(frozen=True)
@@ -45,8 +46,11 @@ class EvalConfig(StageConfig):
     drift_tol: float = 0.0      # reference slower/faster by more than this (and beyond its CI) after the candidate's import, backend flags restored: 'ref_drift' (0: 10 % on CUDA, 15 % on the noisier CPU)
     max_out_elems: int = 1 << 24  # outputs larger than this are compared on a secret random sample of elements
     policy: str = 'strict'      # the anti-cheat policy (`cudal1_nb.policy.POLICIES`): which flags make the verdict `cheat`
+    executor: str = 'local'     # where the jobs run: 'local' (warm workers here) or 'ray' (a Ray cluster; `cudal1_nb.executor`)
+    ray_address: str = ''       # the Ray cluster for executor='ray': 'auto', 'ray://head:10001'... ('': the one `ray.init` finds, or a new local one)
     def validate(self):
         get_policy(self.policy)
+        if self.executor not in ('local', 'ray'): raise ValueError(f"EvalConfig.executor must be 'local' or 'ray', got {self.executor!r}")
         if bad := [b for b in self.baselines if b not in BASELINES]: raise ValueError(f"unknown baseline(s) {bad}; known: {BASELINES}")
         if 'eager' not in self.baselines: raise ValueError("the 'eager' baseline is always measured; keep it in baselines")
         if self.n_seeds < 1 or self.min_trials < 3 or self.max_trials < self.min_trials: raise ValueError("need n_seeds >= 1 and 3 <= min_trials <= max_trials")
@@ -1113,35 +1117,70 @@ def _device_name(device:str)->str:
     try: return subprocess.run(['nvidia-smi', '--query-gpu=name', '--format=csv,noheader', '-i', '0'], capture_output=True, text=True, timeout=20).stdout.strip() or 'cuda'
     except (OSError, subprocess.SubprocessError): return 'cuda'
 
+def harness_version()->str:
+    "The harness's version: the package's, and a hash of the code that decides verdicts and timings (a resumed campaign re-measures what another version measured)."
+    global _HARNESS
+    if _HARNESS is None:
+        import hashlib
+        from cudal1_nb import __version__
+        from cudal1_nb.core import PKG_DIR
+        h = hashlib.sha256(b''.join((PKG_DIR/f'{m}.py').read_bytes() for m in ('sandbox', 'eval', 'policy', 'static')))
+        _HARNESS = f"{__version__}+{h.hexdigest()[:12]}"
+    return _HARNESS
+_HARNESS = None
+
+def _record(store, c:Candidate, r:EvalResult)->EvalResult:
+    "Write one candidate and its result to the store in one transaction; a failed write (a full disk...) makes the result an `error` saying so."
+    import sqlite3
+    try:
+        with store.transaction(): store.add_candidates([c]); store.add_evals([r])
+    except (sqlite3.Error, OSError) as e:
+        why = _one_line(f"{type(e).__name__}: {e}", 160)
+        r.meta.update(unsaved=why, measured_verdict=r.verdict)
+        r.verdict, r.reason = 'error', _one_line(f"the result could not be recorded in the store ({why}); it was: {r.verdict}: {r.reason}")
+    return r
+
 def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
                   device:str='cpu', # 'cpu' or 'cuda'
                   cfg:EvalConfig|None=None,
-                  pool:Pool|None=None, # an existing sandbox pool (its workers must not hold a CUDA context)
+                  pool=None, # an existing executor (`cudal1_nb.executor`) or sandbox `Pool` (its workers must not hold a CUDA context); default: the one `cfg.executor` names
                   progress:bool=False,
-                  store=None, # a `cudal1_nb.store.Store` to record tasks, candidates and results in
+                  store=None, # a `cudal1_nb.store.Store`: tasks first, then each candidate with its result as soon as it is known
                   on_result=None, # called as `on_result(item_index, candidate_index, result)` as soon as each result is known
+                  resume:bool=False, # with `store`: candidates it already holds a result for (this device, this `harness_version()`) are not measured again; their stored result is returned
                  )->list[list[EvalResult]]:
     "Evaluate the candidates of several tasks; one list of `EvalResult`s per item, in order."
     cfg = cfg or EvalConfig()
     if device not in ('cpu', 'cuda'): raise ValueError(f"device must be 'cpu' or 'cuda', got {device!r}")
+    if resume and store is None: raise ValueError("resume=True needs the store that holds the earlier results")
     secret = secret_seed()
-    run = Path(tempfile.mkdtemp(prefix='cudal1-eval-'))
-    lock = str(run/'timing.lock')
-    arch = _arch_env(device)
-    # jobs see one GPU (P5: work on another GPU would be outside the timer's sync); on the CPU, none
-    vis = os.environ.get('CUDA_VISIBLE_DEVICES', '').split(',')[0].strip() or '0'
-    env = dict(arch, CUDA_VISIBLE_DEVICES=vis) if device == 'cuda' else {'CUDA_VISIBLE_DEVICES': ''}
-    pol = get_policy(cfg.policy)
-    timing = dict(warmup=cfg.warmup, min_trials=cfg.min_trials, max_trials=cfg.max_trials, ci_target=cfg.ci_target, budget_s=cfg.budget_s)
     n = cfg.workers or ((os.cpu_count() or 1) if device == 'cpu' else min(os.cpu_count() or 1, 6))
-    own = pool is None
-    pool = pool or Pool(n)
-    cpool = cex = None
+    ex, own = as_executor(pool) if pool is not None else executor_for(cfg, device, n)
+    cpool = cex = run = None
     try:
+        n, info = ex.n, ex.describe(device)
+        name, arch = info['name'], info['arch']
+        if ex.scratch: Path(ex.scratch).mkdir(parents=True, exist_ok=True)
+        run = Path(tempfile.mkdtemp(prefix='cudal1-eval-', dir=ex.scratch))
+        lock = device_lock(device, info['gpu'])   # one per GPU (and one for the CPU) of the host, shared by every campaign on it
+        # jobs see one GPU (P5: work on another GPU would be outside the timer's sync); on the CPU, none
+        env = dict(arch, CUDA_VISIBLE_DEVICES=info['gpu']) if device == 'cuda' else {'CUDA_VISIBLE_DEVICES': ''}
+        pol = get_policy(cfg.policy)
+        timing = dict(warmup=cfg.warmup, min_trials=cfg.min_trials, max_trials=cfg.max_trials, ci_target=cfg.ci_target, budget_s=cfg.budget_s)
+        # 0. results a resumed campaign already has; the store gets the tasks now, each candidate with its result later
+        results = [[None] * len(cs) for _, cs in items]
+        prev = store.measured([c.id for _, cs in items for c in cs], device=name, harness=harness_version()) if resume else {}
+        pend = [[ci for ci, c in enumerate(cs) if c.id not in prev] for _, cs in items]
+        if store is not None: store.add_tasks([t for (t, _), p in zip(items, pend) if p])
+        for ti, (t, cs) in enumerate(items):
+            for ci, c in enumerate(cs):
+                if c.id in prev:
+                    results[ti][ci] = prev[c.id]
+                    if on_result: on_result(ti, ci, prev[c.id])
         # 1. compile every program that builds extensions, in parallel, into its hash-keyed cache
         progs = {}
-        for t, cs in items:
-            for code in [t.code] + [c.code for c in cs]:
+        for (t, cs), p in zip(items, pend):
+            for code in ([t.code] if p else []) + [cs[ci].code for ci in p]:
                 if _needs_compile(code): progs[code_hash(code)] = (t.code, code)
         cores = sorted(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else []
         keep = min(n, 4) if device == 'cuda' and len(cores) > 8 else 0   # cores the compiles leave to the jobs that time
@@ -1152,12 +1191,13 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
                  for h, (r, c) in sorted(progs.items(), key=lambda kv: _build_cost(kv[1][1]), reverse=True)}   # longest first
         # compiles run on the cores the evaluation workers leave free, while programs that need none are evaluated
         ncomp = max(1, len(cores) - keep) if cores else (os.cpu_count() or 1)   # at a lower CPU priority than the timing (see `compile_job`)
-        if cjobs: cpool = Pool(min(len(cjobs), ncomp))
+        if cjobs: cpool = ex.compiler(min(len(cjobs), ncomp))
         cex = ThreadPoolExecutor(max_workers=min(len(cjobs), ncomp)) if cjobs else None
         cfut = {h: cex.submit(cpool.run, j) for h, j in cjobs.items()} if cjobs else {}
         # 2. reference and candidate jobs; those whose programs compile wait for their builds
         jobs, where, deps, scans = [], [], [], {}
         for ti, (t, cs) in enumerate(items):
+            if not pend[ti]: continue
             d = run/f"t{ti}"; d.mkdir()
             seeds = [mix_seed(secret, t.id, 'check', i) for i in range(cfg.n_seeds)]
             common = dict(ref=t.code, device=device, threads=cfg.threads, init_seed=mix_seed(secret, t.id, 'init'), seeds=seeds,
@@ -1167,24 +1207,23 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
             # before the candidate is imported (one process and one CUDA context fewer per task)
             # the baselines the policy measures flagged candidates against (CUDA graphs, cuDNN flags), when the static
             # scan finds a candidate that needs one (on CUDA: on the CPU these baselines don't exist)
-            for ci, c in enumerate(cs): scans[(ti, ci)] = static_flags(c.code, t.code)   # once per candidate: here and in the judge
-            need = {b for ci in range(len(cs)) for f in scans[(ti, ci)][0] for g, b in pol.matching if g == f} if device == 'cuda' else set()
+            for ci in pend[ti]: scans[(ti, ci)] = static_flags(cs[ci].code, t.code)   # once per candidate: here and in the judge
+            need = {b for ci in pend[ti] for f in scans[(ti, ci)][0] for g, b in pol.matching if g == f} if device == 'cuda' else set()
             bl = tuple(cfg.baselines) + tuple(sorted(need - set(cfg.baselines)))
-            fold = len(cs) == 1 and bl == ('eager',) and not _needs_compile(t.code)
+            fold = len(pend[ti]) == 1 and bl == ('eager',) and not _needs_compile(t.code)
             if not fold:
                 jobs.append(Job('cudal1_nb.eval:ref_job', dict(common, out_dir=str(d), fp64_ref=cfg.fp64_ref, baselines=list(bl)),
                                 timeout=cfg.timeout + (600 if len(bl) > 1 else 0), wait=WAIT_S, env={**env, 'TORCH_EXTENSIONS_DIR': str(ext_dir(t.code))}, label=f"{t.id} reference"))
                 where.append((ti, None)); deps.append([code_hash(t.code)])
-            for ci, c in enumerate(cs):
+            for ci in pend[ti]:
+                c = cs[ci]
                 cd = d/f"c{ci}"; cd.mkdir()
                 extra = dict(ref_dir=str(d), fp64_ref=cfg.fp64_ref) if fold else {}
                 jobs.append(Job('cudal1_nb.eval:cand_job', dict(common, code=c.code, out_dir=str(cd), guard_outputs=device == 'cpu' and _guard_outputs(c.code), build_cores=cores[keep:] if device == 'cuda' else None, **extra), timeout=cfg.timeout, wait=WAIT_S,
                                 env={**env, 'TORCH_EXTENSIONS_DIR': str(ext_dir(c.code))}, label=f"{t.id} {c.name or c.id}"))
                 where.append((ti, ci)); deps.append([code_hash(t.code), code_hash(c.code)])
         # 3. judge each candidate as soon as its job and its task's reference job are done, then free their outputs
-        name = _device_name(device)
-        results = [[None] * len(cs) for _, cs in items]
-        outs, left = [None] * len(jobs), {ti: len(cs) for ti, (_, cs) in enumerate(items)}
+        outs, left = [None] * len(jobs), {ti: len(p) for ti, p in enumerate(pend)}
         refs = {}   # task index -> the Outcome of its reference work
         def _judge(k):
             ti, ci = where[k]
@@ -1198,6 +1237,8 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
                 r = EvalResult(c.id, t.id, 'error', False, reason=_one_line(f"judge could not read the outputs: {type(e).__name__}: {e}"), device=name, env=_env(device))
             if (h := code_hash(c.code)) in cfut and cfut[h].done():   # how long its build took (cached builds: seconds)
                 r.meta['build_s'] = round(cfut[h].result().seconds, 1)
+            r.meta.update(harness=harness_version(), executor=ex.kind)
+            if store is not None: r = _record(store, c, r)
             results[ti][ci] = r
             if on_result: on_result(ti, ci, r)
             shutil.rmtree(run/f"t{ti}"/f"c{ci}", ignore_errors=True)
@@ -1218,9 +1259,9 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
             for f in cfut.values(): f.result()
         bar = progress_bar(len(jobs), 'evaluating') if progress else None
         finished, gate = queue.Queue(), threading.Lock()
-        with ThreadPoolExecutor(max_workers=n) as ex:
+        with ThreadPoolExecutor(max_workers=n) as tp:
             def _submit(k):
-                ex.submit(pool.run, jobs[k]).add_done_callback(lambda f: finished.put((k, f)))
+                tp.submit(ex.run, jobs[k]).add_done_callback(lambda f: finished.put((k, f)))
             # jobs that need no build go first; the others queue as soon as their builds are done (in whatever order they finish)
             waiting = {k: {h for h in deps[k] if h in cfut and not cfut[h].done()} for k in range(len(jobs))}
             users = {}
@@ -1241,21 +1282,14 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
                 _done(k, f.result())
                 if bar: bar.update(1)
         if bar: bar.close()
-        # 4. jobs that ran out of (GPU) memory while others held memory get one more try, alone
-        again = [k for k in range(len(jobs)) if outs[k] is None]
-        if again:
-            solo = Pool(1)
-            try: solo.map([jobs[k] for k in again], callback=lambda i, o: _done(again[i], o, final=True))
-            finally: solo.close()
-        if store is not None:
-            store.add_tasks([t for t, _ in items]); store.add_candidates([c for _, cs in items for c in cs])
-            store.add_evals([r for rs in results for r in rs])
+        # 4. jobs that ran out of (GPU) memory while others held memory get one more try, alone (one at a time)
+        for k in [k for k in range(len(jobs)) if outs[k] is None]: _done(k, ex.run(jobs[k]), final=True)
         return results
     finally:
         if cex: cex.shutdown(cancel_futures=True)
-        if cpool: cpool.close()
-        if own: pool.close()
-        shutil.rmtree(run, ignore_errors=True)
+        if cpool is not None and cpool is not ex: cpool.close()
+        if own: ex.close()
+        if run is not None: shutil.rmtree(run, ignore_errors=True)
 
 def evaluate(task:Task, # the reference program
              candidates:list, # `Candidate`s (or program strings) for it
