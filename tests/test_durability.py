@@ -57,7 +57,14 @@ def _check_store(db, n_cands):
 def _start(db, tmp_path):
     f = tmp_path/'campaign.py'
     f.write_text(SCRIPT.format(tests=os.path.dirname(__file__), db=str(db)))
-    return subprocess.Popen([sys.executable, str(f)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    return subprocess.Popen([sys.executable, str(f)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=_die_with_parent)
+
+def _die_with_parent():
+    "In the campaign's process: die when the test process does (pytest killed by a timeout), not run on as an orphan."
+    import ctypes
+    try: ctypes.CDLL(None).prctl(1, signal.SIGKILL)   # PR_SET_PDEATHSIG
+    except (OSError, AttributeError): pass
 
 @pytest.fixture
 def campaigns():

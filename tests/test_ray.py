@@ -59,8 +59,8 @@ def test_ray_same_verdicts_as_local(cluster):
     got = {c.name: r for (_, cs), rs in zip(items, remote) for c, r in zip(cs, rs)}
     missed = {c.cand.name: (got[c.cand.name].verdict, got[c.cand.name].flags, c.expect['strict']) for c in cheats if not meets(got[c.cand.name], c.expect['strict'])}
     assert len(cheats) == len(CHEATS) and not missed, missed   # every cheat caught as its header says, through Ray
-    again = evaluate_many(items[:1], cfg=EvalConfig(**CHEAP, executor='ray'))   # the kept executor serves the next call (the RL reward's next batch)
-    assert _verdicts(again) == _verdicts(remote[:1])
+    again = evaluate_many(items[1:2], cfg=EvalConfig(**CHEAP, executor='ray'))   # the kept executor serves the next call (the RL reward's next batch)
+    assert _verdicts(again) == _verdicts(remote[1:2]) == [['ok', 'ok']]
 
 KILLS_ACTOR = ('import os, signal, time\nimport torch.nn as nn\n'
                'def _gp():\n    return int(open(f"/proc/{os.getppid()}/stat").read().rsplit(")", 1)[1].split()[1])\n'
