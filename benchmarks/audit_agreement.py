@@ -3,11 +3,11 @@
     python benchmarks/audit_agreement.py RUN1/evals.jsonl RUN2/evals.jsonl [--baseline eager] [--top 10]
 
 Reads the full results (`evals.jsonl`, or `evals.partial.jsonl` of an interrupted audit); prints the median and 90th
-percentile of |Δ speedup| (the harness's targets: <= 2 % and <= 5 %), the verdict changes and the largest differences."""
+percentile of |Δ speedup| (the harness's targets: <= 2 % and <= 5 %), overall and per bucket of the reference's time
+(< 0.3 ms, 0.3-1 ms, > 1 ms: the first run's eager median), the verdict changes and the largest differences."""
 import argparse, statistics, sys
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
-from cudal1_nb.eval import speedup_reference
 from cudal1_nb.store import read_evals
 
 
@@ -16,12 +16,25 @@ def load(path):
     except ValueError as e: sys.exit(str(e))
 
 
+BUCKETS = (('< 0.3 ms', 0.0, 0.3), ('0.3-1 ms', 0.3, 1.0), ('> 1 ms', 1.0, float('inf')))
+
+
 def rejudge(r):
-    "The eager speedup of an ok result by the judge's rule (cudal1_nb.eval.judge), from its saved timings."
+    "The eager speedup of an ok result by the judge's rule (cudal1_nb.eval.judge: the paired reference time), from its saved timings."
     t = r['timings']
     ms = lambda k: t[k]['median_ms']
-    ref = ms(speedup_reference(ms('eager_clean'), ms('eager_paired'), ms('eager_post'), 'ref_drift' in r['flags']))
-    return ref / ms('candidate') if ms('candidate') > 0 else None
+    return ms('eager_paired') / ms('candidate') if ms('candidate') > 0 else None
+
+
+def ref_ms(r)->float:
+    "The reference's time of a result (ms): the eager time its speedup divided."
+    t = r.get('timings') or {}
+    return (t.get('eager_paired') or t.get('eager') or {}).get('median_ms', float('nan'))
+
+
+def stats(v:list)->tuple:
+    "(median, 90th percentile, max) of sorted values."
+    return statistics.median(v), (statistics.quantiles(v, n=10)[-1] if len(v) > 1 else v[0]), v[-1]
 
 
 def main(argv=None):
@@ -29,7 +42,7 @@ def main(argv=None):
     ap.add_argument('a'); ap.add_argument('b')
     ap.add_argument('--baseline', default='eager'); ap.add_argument('--top', type=int, default=10)
     ap.add_argument('--rejudge', action='store_true', help="eager speedups from the saved timings by the judge's current rule "
-                    "(paired reference time; the clean one only when the reference got slower after the import) -- for results judged by an older rule")
+                    "(the paired reference time) -- for results judged by an older rule")
     o = ap.parse_args(argv)
     a, b = load(o.a), load(o.b)
     both = sorted(set(a) & set(b))
@@ -43,10 +56,13 @@ def main(argv=None):
             diffs.append((abs(sy / sx - 1), t, sx, sy, ' '.join(x['flags']), ' '.join(y['flags'])))
     if not diffs: sys.exit("no task is ok in both runs")
     v = sorted(d[0] for d in diffs)
-    p90 = statistics.quantiles(v, n=10)[-1] if len(v) > 1 else v[0]
     dev = {r['device'] for r in list(a.values())[:1] + list(b.values())[:1]}
     print(f"{len(both)} tasks in both runs ({', '.join(sorted(dev))}); {len(diffs)} ok in both; baseline {o.baseline}")
-    print(f"|Δ speedup|: median {statistics.median(v):.2%}, 90th percentile {p90:.2%}, max {v[-1]:.2%}")
+    print(f"|Δ speedup|: median {stats(v)[0]:.2%}, 90th percentile {stats(v)[1]:.2%}, max {v[-1]:.2%}")
+    print(f"{'bucket':10} {'n':>4} {'median':>8} {'p90':>8} {'max':>8}")
+    for name, lo, hi in BUCKETS:
+        w = sorted(d[0] for d in diffs if lo <= ref_ms(a[d[1]]) < hi)
+        if w: print(f"{name:10} {len(w):>4} {stats(w)[0]:>8.2%} {stats(w)[1]:>8.2%} {stats(w)[2]:>8.2%}")
     print(f"verdict changes: {len(flips)}" + ''.join(f"\n  {t}: {x} -> {y}" for t, x, y in flips))
     print(f"largest differences:")
     for d, t, sx, sy, fx, fy in sorted(diffs, reverse=True)[:o.top]:

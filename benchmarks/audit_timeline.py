@@ -6,7 +6,11 @@ Every job records when it took the run's device lock (`meta.lock_at`, seconds si
 device work under it (`meta.locked_s`; a separate reference job's as `ref_lock_at`/`ref_locked_s`). The lock is
 held until the job's process has exited, so the time between one job's end of work and the next job's `lock_at` is
 process teardown or a lock nobody wanted (every job still building or preparing). Prints the span from the first
-acquisition to the last release, the device-work total, the share of the span it covers, and the longest holders."""
+acquisition to the last release, the device-work total, the share of the span it covers, the longest holders, and the
+time split: compiles (`meta.build_s`, on the cores the timing leaves free, in parallel with it), reference jobs under
+the lock, and the candidate jobs' phases under it (`meta.phase_s`: reference outputs and the clean timing, import and
+construction, the correctness checks, warm-up, the paired timing, the post timing). Import and construction include
+any extension build the program does there, which runs with the lock let go (`meta.build_free_s`)."""
 import argparse, statistics, sys
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
@@ -21,6 +25,26 @@ def holds(rows):
         for at, s, what in ((m.get('lock_at'), m.get('locked_s'), 'candidate'), (m.get('ref_lock_at'), m.get('ref_locked_s'), 'reference')):
             if at is not None and s is not None: out.append((float(at), float(s), f"{r['task_id']} {what}"))
     return sorted(out)
+
+
+PHASES = (('reference outputs + clean timing', ('reference',)), ('import + construct', ('import', 'construct')),
+          ('checks (secret seeds)', ('check',)), ('warm-up', ('warmup',)), ('paired timing', ('time',)), ('post timing', ('post',)))
+
+
+def split(rows)->list:
+    "[(what, seconds, count)]: compiles, reference jobs under the lock, and the candidate jobs' phases."
+    ms = [r.get('meta') or {} for r in rows]
+    b = [m['build_s'] for m in ms if m.get('build_s') is not None]
+    out = [('compile jobs (sum; parallel, off the timing cores)', sum(b), len(b)),
+           ('reference jobs under the lock', sum(m.get('ref_locked_s') or 0 for m in ms), sum(m.get('ref_locked_s') is not None for m in ms)),
+           ('candidate jobs under the lock', sum(m.get('locked_s') or 0 for m in ms), sum(m.get('locked_s') is not None for m in ms))]
+    ph = [(m, m['phase_s']) for m in ms if m.get('phase_s') and m.get('locked_s') is not None]
+    for what, keys in PHASES:
+        if keys == ('reference',):   # its clock starts before the lock is taken: the part under the lock is what the others leave
+            sec = sum(m['locked_s'] + (m.get('build_free_s') or 0) - sum(v for k, v in p.items() if k != 'reference') for m, p in ph)
+        else: sec = sum(sum(p.get(k, 0) for k in keys) for _, p in ph)
+        out.append((f"  {what}", sec, len(ph)))
+    return out
 
 
 def main(argv=None):
@@ -39,6 +63,8 @@ def main(argv=None):
     if gaps:
         print(f"between holds: median {statistics.median(gaps):.2f} s, total {sum(gaps):.0f} s "
               f"(teardown of the holder's process, or no job ready); longest {max(gaps):.1f} s")
+    print("time split (seconds; the lock's holds are serial, compiles overlap them):")
+    for what, sec, n in split(rows): print(f"  {what:52s} {sec:8.1f} s  (n={n})")
     print("longest holds:")
     for at, s, what in sorted(h, key=lambda x: -x[1])[:o.top]:
         print(f"  {s:7.2f} s  at +{at - h[0][0]:5.0f} s  {what}")

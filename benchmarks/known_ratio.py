@@ -11,9 +11,8 @@ Per task, two candidates built from the reference program itself:
 GPU; `same` is exact.) Both are evaluated under the `audit` policy (the harness's timing is what is measured; a
 flag changes nothing here). Printed per reference-time bucket (< 0.3 ms, 0.3-1 ms, > 1 ms, by the eager reference's
 median): n, the median and worst |measured / true - 1|, the median measured speedup, and the median speedup against the
-paired reference alone (`paired x`: the reference timed in the same rounds; the reported speedup uses the clean
-reference instead when `ref_drift` fired). Issue 14's goal is
-median <= 2 % and worst <= 5 % in every bucket.
+paired reference (`paired x`: the reference timed in the same rounds, which the reported speedup divides since issue
+14's fix; rows of older runs may differ there). Issue 14's goal is median <= 2 % and worst <= 5 % in every bucket.
 """
 import argparse, json, re, statistics, sys, time
 from cudal1_nb.core import Candidate
@@ -84,7 +83,7 @@ def main(argv=None):
         ms = {n: r.timings[n].median_ms for n in ('candidate', 'eager_clean', 'eager_paired', 'eager_post') if n in r.timings}
         row = dict(task=t.id, kind=k, true=KINDS[k], speedup=sp, ref_ms=ref_ms, bucket=bucket_of(ref_ms),
                    paired=ms['eager_paired'] / ms['candidate'], ms=ms, ci=(r.meta.get('speedup_ci') or {}).get('eager'),
-                   flags=r.flags, device=r.device)
+                   calls=r.meta.get('calls_per_sample'), flags=r.flags, device=r.device)
         rows.append(row)
         if out: out.write(json.dumps(row) + '\n'); out.flush()
     evaluate_many(items, device=a.device, cfg=cfg, progress=True, on_result=on_result)

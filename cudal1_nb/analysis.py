@@ -11,13 +11,13 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/analysis.html.md"""
 from __future__ import annotations
 import math, json, random, statistics
 from pathlib import Path
-from .core import EvalResult, counted_speedup
+from .core import EvalResult, VERDICTS, counted_speedup
 
 # %% auto #0
 __all__ = ['BASELINE_NAMES', 'PAPER_MEANS', 'percentile', 'gmean', 'speedup_stats', 'earned', 'speedup_table', 'release_results',
-           'run_results', 'source_results', 'paper_check', 'report', 'format_report', 'report_html', 'speedup_matrix',
-           'spearman', 'transfer', 'cross_gpu', 'published_vs_measured', 'outliers', 'plot_distributions',
-           'plot_gpu_scatter', 'plot_published_vs_measured', 'fast_p', 'plot_fast_p']
+           'run_results', 'source_results', 'table_result', 'table_results', 'paper_check', 'report', 'format_report',
+           'report_html', 'speedup_matrix', 'spearman', 'transfer', 'cross_gpu', 'published_vs_measured', 'outliers',
+           'plot_distributions', 'plot_gpu_scatter', 'plot_published_vs_measured', 'fast_p', 'plot_fast_p']
 
 # %% ../nbs/20_analysis.ipynb #ba20173f
 BASELINE_NAMES = {'eager': 'Default', 'torch_compile': 'torch.compile', 'torch_compile_ro': 'torch.compile reduce-overhead',
@@ -103,7 +103,7 @@ def release_results(path)->tuple:
     return path.stem, out
 
 def run_results(path, baseline:str='eager')->tuple:
-    "(label, results) of a pipeline run directory (`results.jsonl`): per task, its fastest correct variant (else its first result)."
+    "(label, results) of a mini-suite evaluation run directory (`results.jsonl`; stage `evaluate`): per task, its fastest correct variant (else its first result)."
     path = Path(path)
     best = {}
     for ln, line in enumerate((path/'results.jsonl').read_text().splitlines(), 1):
@@ -118,20 +118,49 @@ def run_results(path, baseline:str='eager')->tuple:
     return f"run:{path.name}", list(best.values())
 
 def source_results(path)->tuple:
-    "(gpu label, results) of a release file, an audit's evals JSONL (detected from the first line) or a pipeline run directory."
+    "(gpu label, results) of a release file, an audit's evals JSONL or its table (`table_results`; detected from the first line) or a mini-suite evaluation run directory."
     path = Path(path)
     if path.is_dir():
-        if not (path/'results.jsonl').exists(): raise FileNotFoundError(f"{path}: a directory without results.jsonl (not a pipeline run)")
+        if not (path/'results.jsonl').exists(): raise FileNotFoundError(f"{path}: a directory without results.jsonl (not a mini-suite evaluation run)")
         return run_results(path)
     if not path.exists(): raise FileNotFoundError(f"{path}: no such file")
     with open(path) as f: first = f.readline()
     try: d = json.loads(first)
     except json.JSONDecodeError as e: raise ValueError(f"{path}:1: not JSON ({e})") from None
     if 'ref_code' in d: return release_results(path)
+    if 'task_id' not in d and {'level', 'task', 'verdict'} <= set(d): return table_results(path)   # an audit's table, not its evals
     if 'verdict' not in d: raise ValueError(f"{path}: neither a CUDA-L1 release (ref_code) nor evaluation results (verdict)")
     from cudal1_nb.store import read_evals
     rs = [EvalResult.from_dict({k: v for k, v in x.items() if k not in ('level', 'task')}) for x in read_evals(path)]
     return (rs[0].device if rs else path.stem), rs
+
+# %% ../nbs/20_analysis.ipynb #60bf09ab
+_TABLE_META = ('policy', 'cheat_ids', 'reward_baseline', 'rewarded', 'rejected_eager')   # audit-table columns kept in `meta`
+_TABLE_DROPPED = ('name', 'cand_ms', 'ref_ms', 'n')   # left out: the task's name (the release has it), medians without their samples
+
+def table_result(d:dict, # one row of an audit's table (`audit.jsonl`)
+                 device:str='', # the GPU the audit ran on (the table does not say)
+                )->EvalResult|None:
+    "The measured `EvalResult` of one audit-table row, None for a task without a result (`no_code`, `not_measured`)."
+    known = {'level', 'task', 'candidate_id', 'verdict', 'reason', 'flags', *_TABLE_META, *_TABLE_DROPPED}
+    if extra := sorted(k for k in d if k not in known and not k.startswith(('published_', 'measured_'))):
+        raise ValueError(f"audit table row L{d.get('level')}/{d.get('task')}: unknown column(s) {extra}")
+    if d.get('verdict') not in VERDICTS: return None
+    v = d['verdict']
+    return EvalResult(d.get('candidate_id'), f"kernelbench/L{d['level']}/{d['task']}", verdict=v, correct={'ok': True, 'incorrect': False}.get(v),
+                      speedups={k[len('measured_'):]: s for k, s in d.items() if k.startswith('measured_')},
+                      flags=(d.get('flags') or '').split(), reason=d.get('reason', ''), device=device,
+                      meta=dict({k: d[k] for k in _TABLE_META if k in d}, from_table=True))
+
+def table_results(path)->tuple:
+    "(gpu label, results) of an audit's table file; the GPU comes from the summary written beside it (`<stem>.summary.json` or `summary.json`), else the file's name."
+    path = Path(path)
+    dev = ''
+    for s in (path.with_name(path.stem + '.summary.json'), path.with_name('summary.json')):
+        if s.exists(): dev = json.loads(s.read_text()).get('device') or ''; break
+    rows = [json.loads(l) for l in path.read_text().splitlines() if l.strip()]
+    rs = [r for r in (table_result(d, dev) for d in rows) if r is not None]
+    return (dev or path.stem), rs
 
 # %% ../nbs/20_analysis.ipynb #2a135009
 PAPER_MEANS = {   # (gpu, baseline) -> the published mean

@@ -9,7 +9,7 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/audit.html.md"""
 from __future__ import annotations
 import os, sys, csv, json, math, time, statistics
 from pathlib import Path
-from .core import Task, Candidate, EvalResult, atomic_write, print_table, new_run_dir, save_config
+from .core import Task, Candidate, EvalResult, atomic_write, print_table, new_run_dir, save_config, start_run, finish_run
 from .tasks import kernelbench_name
 from .eval import EvalConfig, evaluate_many
 from .policy import apply_policy, rewarded_speedup
@@ -45,21 +45,23 @@ def audit(path:str|Path, # a CUDA-L1 release file (JSON lines)
           levels=None, ids=None, limit:int|None=None,
           out_dir:str|Path|None=None, # where audit.jsonl / audit.csv go (default: a new run directory)
           store=None, # a `Store`: the release and the measured results are recorded there
-          progress:bool=False, show:bool=True)->dict:
+          progress:bool=False, show:bool=True,
+          resume:bool=False, # with `store`: programs it already has a result for (this device and harness version) are not measured again
+         )->dict:
     "Re-measure a release's kernels; returns a summary with the per-task rows."
     cfg = cfg or EvalConfig()
     t0 = time.time()
     items, name = release_items(path, levels, ids, limit)
-    out_dir = Path(out_dir) if out_dir else new_run_dir('audit', name.replace(':', '_'))
-    save_config(cfg, out_dir)
+    out_dir = start_run('audit', cfg, out_dir or '', name.replace(':', '_'))   # the run protocol of every stage (`cudal1_nb.core`)
     todo = [(t, [c]) for t, c, _ in items if c is not None]
     if store is not None: store.import_release(path)
     part = open(out_dir/'evals.partial.jsonl', 'w')   # full results as they come, so an interrupted audit keeps what it measured
     def _log(ti, ci, r): part.write(json.dumps(dict(r.to_dict(), level=todo[ti][0].level, task=todo[ti][0].num)) + '\n'); part.flush()
-    try: res = evaluate_many(todo, device=device, cfg=cfg, progress=progress, store=store, on_result=_log)
+    try: res = evaluate_many(todo, device=device, cfg=cfg, progress=progress, store=store, on_result=_log, resume=resume)
     finally: part.close()
     summ = _tables(items, {t.id: r[0] for (t, _), r in zip(todo, res)}, name, device, out_dir, t0, show)
     os.replace(out_dir/'evals.partial.jsonl', out_dir/'evals.jsonl')   # every EvalResult in full (timings, flags, meta)
+    finish_run(out_dir, {k: v for k, v in summ.items() if k != 'rows'})
     return summ
 
 def audit_table(path:str|Path, # the CUDA-L1 release file that was audited
@@ -77,10 +79,12 @@ def audit_table(path:str|Path, # the CUDA-L1 release file that was audited
             if policy is not None: apply_policy(e, policy)
             by[e.task_id] = e; device = device or e.device
     Path(out_dir).mkdir(parents=True, exist_ok=True)
-    return _tables(items, by, name, device or '?', Path(out_dir), None, show)
+    summ = _tables(items, by, name, device or '?', Path(out_dir), None, show)
+    finish_run(out_dir, {k: v for k, v in summ.items() if k != 'rows'})
+    return summ
 
 def _tables(items, by:dict, name:str, device:str, out_dir:Path, t0, show:bool)->dict:
-    "Write audit.jsonl / audit.csv / summary.json from the release rows and the results by task id; print the table."
+    "Write audit.jsonl / audit.csv from the release rows and the results by task id; print the table; the summary (the caller's `finish_run` writes it)."
     rows = []
     for t, c, r in items:
         e = by.get(t.id)
@@ -112,7 +116,6 @@ def _tables(items, by:dict, name:str, device:str, out_dir:Path, t0, show:bool)->
                 verdicts=verdicts, policy=next((r['policy'] for r in rows if r.get('policy')), None),
                 cheat_ids=dict(sorted(ids.items())), flags=dict(sorted(flags.items(), key=lambda kv: -kv[1])), gmean_published_eager=_gmean([r['published_eager'] for r in ok]), gmean_measured_eager=_gmean([r['measured_eager'] for r in ok]),
                 seconds=round(time.time() - t0, 1) if t0 else None, out_dir=str(out_dir))
-    atomic_write(out_dir/'summary.json', json.dumps(summ, indent=2) + '\n')
     if show:
         print_table([dict(task=f"L{r['level']}/{r['task']}", name=r['name'][:28], published=r['published_eager'],
                           measured=r.get('measured_eager'), verdict=r['verdict'], reason=r['reason'][:60]) for r in rows],

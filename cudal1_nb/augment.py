@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast, json, random, time, builtins
 from dataclasses import dataclass
 from pathlib import Path
-from .core import StageConfig, Candidate, EvalResult, new_run_dir, save_config, atomic_write, print_table, get_base_dir
+from .core import StageConfig, Candidate, EvalResult, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table, get_base_dir
 from .prompts import OPTIMIZE_FORMS
 from .verify import verify, verification_config, read_pairs, write_pairs
 
@@ -130,8 +130,8 @@ class AugmentConfig(StageConfig):
         if self.device not in ('cpu', 'cuda'): raise ValueError(f"device must be 'cpu' or 'cuda', got {self.device!r}")
 
 def latest_run(stage:str)->Path:
-    "The newest run directory of a stage under the base directory."
-    runs = sorted((get_base_dir()/'runs'/stage).glob('*/summary.json'), key=lambda p: p.stat().st_mtime)
+    "The newest finished run directory of a stage under the base directory (`cudal1_nb.core.finish_run` marked it done)."
+    runs = sorted((get_base_dir()/'runs'/stage).glob('*/done.json'), key=lambda p: p.stat().st_mtime)
     if not runs: raise FileNotFoundError(f"no finished '{stage}' run under {get_base_dir()/'runs'/stage}; run `cudal1 stage {stage}` first")
     return runs[-1].parent
 

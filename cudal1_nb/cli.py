@@ -12,9 +12,8 @@ from pathlib import Path
 from .core import print_table
 
 # %% auto #0
-__all__ = ['STAGE_NOTEBOOKS', 'STAGE_CHAINS', 'STAGE_INPUT', 'cmd_tasks', 'cmd_download', 'cmd_store', 'cmd_run', 'run_stage',
-           'cmd_stage', 'cmd_eval', 'cmd_audit', 'baseline_aliases', 'resolve_baselines', 'cmd_report', 'build_parser',
-           'main']
+__all__ = ['cmd_tasks', 'cmd_download', 'cmd_store', 'cmd_run', 'cmd_stage', 'cmd_eval', 'cmd_audit', 'baseline_aliases',
+           'resolve_baselines', 'cmd_report', 'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #18f56540
 def _csv_ints(s): return [int(x) for x in s.split(',') if x.strip()] if s else None
@@ -67,85 +66,40 @@ def _params(pairs, path)->dict:
         except ValueError: d[k] = v
     return d
 
+def _headline(rows:list, out)->int:
+    "Print the stage table and, when the report ran, where it is and its headline; the exit code of the run."
+    print_table([dict(stage=r['stage'], status=r['status'], seconds=r['seconds'], run_dir=r['run_dir']) for r in rows],
+                ['stage', 'status', 'seconds', 'run_dir'], out=out)
+    rc = 0
+    for r in rows:
+        s = r['summary'] or {}
+        if r['stage'] == 'report':
+            print(f"\nreport: {s.get('report')}", file=out)
+            for k, v in (s.get('headline') or {}).items(): print(f"  {k}: {json.dumps(v)}", file=out)
+        if r['stage'] == 'evaluate' and (s.get('tasks_ok') != s.get('tasks') or s.get('variants_ok') != s.get('variants')): rc = 1
+    return rc
+
 def cmd_run(a)->int:
-    from cudal1_nb.pipeline import RunConfig, run_pipeline
-    cfg = RunConfig.from_params(_params(a.param, a.config))
-    s = run_pipeline(cfg, progress=sys.stderr.isatty())
-    return 0 if s['tasks_ok'] == s['tasks'] and s['variants_ok'] == s['variants'] else 1
+    from cudal1_nb.pipeline import chain_of, plan_chain, run_chain
+    from cudal1_nb.core import new_run_dir
+    chain = chain_of(a.stages)
+    plan = plan_chain(chain, _params(None, a.config), _params(a.param, None), profile=a.profile)   # everything checked before anything runs
+    pdir = Path(a.run_dir) if a.run_dir else new_run_dir('pipeline')
+    print(f"pipeline run directory: {pdir}", file=sys.stderr, flush=True)
+    try: res = run_chain(chain, plan, pdir, progress=sys.stderr.isatty())
+    except RuntimeError as e:
+        print(f"cudal1 run: {e}\nthe same command with --run-dir {pdir} resumes", file=sys.stderr); return 1
+    print(f"pipeline run {pdir}: {len(chain)} stages in {res['seconds']:.0f} s")
+    return _headline(res['stages'], sys.stdout)
 
 # %% ../nbs/90_cli.ipynb #d7c4772d
-STAGE_NOTEBOOKS = {'collect': '11_collect.ipynb', 'augment': '12_augment.ipynb', 'sft': '13_sft.ipynb', 'selftrain': '14_selftrain.ipynb', 'rl': '15_rl.ipynb'}
-STAGE_CHAINS = {'stage1': ('collect', 'augment', 'sft'), 'train': ('collect', 'augment', 'sft', 'selftrain', 'rl')}
-STAGE_INPUT = {'augment': 'collect_run', 'sft': 'dataset', 'selftrain': 'init', 'rl': 'init'}   # in a chain: the field that receives the previous stage's run directory
-
-def _nbs_dir()->Path:
-    from cudal1_nb.core import repo_root
-    d = (repo_root() or Path.cwd())/'nbs'
-    if not (d/STAGE_NOTEBOOKS['collect']).exists(): raise FileNotFoundError(f"stage notebooks not found in {d}: run from a checkout of cudal1_nb (the notebooks are not in the wheel)")
-    return d
-
-def run_stage(name:str, # a stage of `STAGE_NOTEBOOKS`
-              params:dict, # the stage config's fields
-              run_dir:str|Path|None=None, # where to run ('' : a new run directory of the stage)
-              progress:bool=False)->Path:
-    "Execute a stage notebook with papermill in a run directory; returns the run directory (its `summary.json` holds the outcome)."
-    from cudal1_nb.core import new_run_dir
-    if name not in STAGE_NOTEBOOKS: raise ValueError(f"unknown stage {name!r}; known: {sorted(STAGE_NOTEBOOKS) + sorted(STAGE_CHAINS)}")
-    try: import papermill as pm
-    except ImportError as e: raise ImportError("cudal1 stage needs papermill and ipykernel: pip install -e '.[dev]'") from e
-    nb = _nbs_dir()/STAGE_NOTEBOOKS[name]
-    rd = Path(run_dir) if run_dir else new_run_dir(name)
-    rd.mkdir(parents=True, exist_ok=True)
-    env = os.environ.copy()
-    try:
-        os.environ.pop('IN_TEST', None)   # a stage run is the real thing, even when started from a test
-        pm.execute_notebook(str(nb), str(rd/'notebook.ipynb'), parameters=dict(params=params, run_dir=str(rd)), cwd=str(nb.parent),
-                            kernel_name='python3', progress_bar=progress, log_output=False)
-    except pm.PapermillExecutionError as e:
-        raise RuntimeError(f"stage {name} failed in {rd/'notebook.ipynb'}: {e.ename}: {e.evalue}") from None
-    finally: os.environ.clear(); os.environ.update(env)
-    return rd
-
-def _stage_configs()->dict:
-    "Stage name -> its config class."
-    from cudal1_nb.collect import CollectConfig
-    from cudal1_nb.augment import AugmentConfig
-    from cudal1_nb.sft import SFTStageConfig
-    from cudal1_nb.selftrain import SelfTrainConfig
-    from cudal1_nb.rl import RLConfig
-    return dict(collect=CollectConfig, augment=AugmentConfig, sft=SFTStageConfig, selftrain=SelfTrainConfig, rl=RLConfig)
-
-def _stage_fields()->dict:
-    from dataclasses import fields
-    return {n: {f.name for f in fields(c)} for n, c in _stage_configs().items()}
-
 def cmd_stage(a)->int:
-    d = _params(None, a.config)
-    chain = STAGE_CHAINS.get(a.name, (a.name,))
-    if a.name not in STAGE_NOTEBOOKS and a.name not in STAGE_CHAINS: raise ValueError(f"unknown stage {a.name!r}; known: {sorted(STAGE_NOTEBOOKS) + sorted(STAGE_CHAINS)}")
-    sections = any(k in STAGE_NOTEBOOKS for k in d)
-    cli = _params(a.param, None)   # KEY or STAGE.KEY; in a chain a plain KEY goes to every stage whose config has it
-    fields = _stage_fields()
-    for k in cli:
-        st, _, f = k.rpartition('.')
-        if st and st not in chain: raise ValueError(f"-p {k}: stage {st!r} is not part of {a.name!r} ({', '.join(chain)})")
-        if not any(f in fields[x] for x in ([st] if st else chain)): raise ValueError(f"-p {k}: no stage of {a.name!r} has a field {f!r}")
-    plan = {}
-    for st in chain:   # every stage's config is built (and so validated) before the first stage starts
-        p = dict(d.get(st, {})) if sections else dict(d)
-        for k, v in cli.items():
-            s_, _, f = k.rpartition('.')
-            if (s_ == st) or (not s_ and (len(chain) == 1 or f in fields[st])): p[f] = v
-        try: _stage_configs()[st].from_params({k: v for k, v in p.items() if k != STAGE_INPUT.get(st) or len(chain) == 1})
-        except (ValueError, TypeError) as e: raise ValueError(f"stage {st}: {e}") from None
-        plan[st] = p
-    prev = None
-    for st in chain:
-        p = plan[st]
-        if len(chain) > 1 and prev is not None: p.setdefault(STAGE_INPUT[st], str(prev))
-        prev = run_stage(st, p, progress=sys.stderr.isatty())
-        summ = json.loads((prev/'summary.json').read_text())
-        print(f"{st}: {json.dumps(summ)}")
+    from cudal1_nb.pipeline import chain_of, plan_chain, run_chain
+    chain = chain_of(a.name)
+    plan = plan_chain(chain, _params(None, a.config), _params(a.param, None))
+    try: res = run_chain(chain, plan, None, progress=sys.stderr.isatty())
+    except RuntimeError as e: print(f"cudal1 stage: {e}", file=sys.stderr); return 1
+    for r in res['stages']: print(f"{r['stage']}: {json.dumps(r['summary'])}")
     return 0
 
 # %% ../nbs/90_cli.ipynb #d1a3356a
@@ -288,14 +242,17 @@ def build_parser()->argparse.ArgumentParser:
     rp.add_argument('--json', action='store_true', help='one JSON object per GPU x level x baseline row')
     rp.add_argument('--html', metavar='OUT', help='also write the tables as an HTML page')
     rp.set_defaults(fn=cmd_report)
-    sg = sub.add_parser('stage', help='run one stage notebook (collect, augment, sft, selftrain, rl) or a chain (stage1, train) through papermill')
-    sg.add_argument('name', help=f"one of {', '.join(list(STAGE_NOTEBOOKS) + list(STAGE_CHAINS))}")
-    sg.add_argument('-p', '--param', nargs=2, action='append', metavar=('KEY', 'VALUE'), help="set a field of the stage's config")
+    sg = sub.add_parser('stage', help='run one stage notebook (evaluate, collect, augment, sft, selftrain, rl, report) or a chain (stage1, train, all) through papermill')
+    sg.add_argument('name', help="a stage, a chain, or comma-separated stages (see cudal1_nb.pipeline.REGISTRY and CHAINS)")
+    sg.add_argument('-p', '--param', nargs=2, action='append', metavar=('KEY', 'VALUE'), help="set a field of the stage's config (STAGE.KEY in a chain)")
     sg.add_argument('--config', help='JSON file: the config fields, or one section per stage')
     sg.set_defaults(fn=cmd_stage)
-    r = sub.add_parser('run', help='run the embedded default on the mini-suite')
-    r.add_argument('-p', '--param', nargs=2, action='append', metavar=('KEY', 'VALUE'), help='override a RunConfig field')
-    r.add_argument('--config', help='JSON file of RunConfig overrides')
+    r = sub.add_parser('run', help='the whole pipeline (collect, augment, sft, selftrain, rl, report) on the embedded default; resumable')
+    r.add_argument('-p', '--param', nargs=2, action='append', metavar=('KEY', 'VALUE'), help='STAGE.KEY VALUE: one stage\'s field; KEY VALUE: every stage that has it')
+    r.add_argument('--config', help='JSON file: one section per stage, or flat fields')
+    r.add_argument('--run-dir', help='the pipeline run directory; an existing one is resumed (complete, intact, unchanged stages are skipped)')
+    r.add_argument('--stages', default='all', help="'all' (default), 'stage1', 'train', 'evaluate' (the mini-suite evaluation alone) or comma-separated stages")
+    r.add_argument('--profile', default='embedded', choices=['embedded', 'none'], help="'embedded': the sizes that fit 2 CPU cores in 20 minutes; 'none': the stage configs' defaults")
     r.set_defaults(fn=cmd_run)
     return p
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os, sys, json, time, collections
 from dataclasses import dataclass
 from pathlib import Path
-from .core import StageConfig, Task, Candidate, EvalResult, new_run_dir, save_config, atomic_write, print_table
+from .core import StageConfig, Task, Candidate, EvalResult, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table
 from .eval import EvalConfig
 from .prompts import optimize_prompt, parse_response, fence, OPTIMIZE_FORMS
 from .verify import verify, verification_config, write_pairs, read_pairs

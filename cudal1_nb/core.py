@@ -11,10 +11,11 @@ from dataclasses import dataclass, field, fields, asdict, replace, MISSING
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['ENV_BASE', 'ENV_DATA', 'PKG_DIR', 'STAGES', 'VERDICTS', 'BASELINES', 'KINDS', 'get_base_dir', 'repo_root', 'data_dir',
-           'atomic_write', 'code_hash', 'short_hash', 'seed_everything', 'secret_seed', 'mix_seed', 'git_info',
-           'print_table', 'Record', 'Task', 'Candidate', 'Timing', 'EvalResult', 'counted_speedup', 'StageConfig',
-           'new_run_dir', 'save_config', 'load_config']
+__all__ = ['ENV_BASE', 'ENV_DATA', 'PKG_DIR', 'STAGES', 'VERDICTS', 'BASELINES', 'KINDS', 'DONE_FILE', 'get_base_dir',
+           'repo_root', 'data_dir', 'atomic_write', 'code_hash', 'short_hash', 'seed_everything', 'secret_seed',
+           'mix_seed', 'git_info', 'print_table', 'Record', 'Task', 'Candidate', 'Timing', 'EvalResult',
+           'counted_speedup', 'StageConfig', 'new_run_dir', 'save_config', 'load_config', 'start_run', 'finish_run',
+           'run_problem', 'completed_run']
 
 # %% ../nbs/00_core.ipynb #bbde6d73
 ENV_BASE, ENV_DATA = 'CUDAL1_BASE_DIR', 'CUDAL1_DATA_DIR'
@@ -367,3 +368,56 @@ def load_config(path:str|Path, # a run directory or its config.json
     if cls is None: return info
     if info.get('config_class') != cls.__name__: raise ValueError(f"{p} holds a {info.get('config_class')}, not a {cls.__name__}")
     return cls.from_params(info['config'])
+
+# %% ../nbs/00_core.ipynb #3659b946
+DONE_FILE = 'done.json'
+
+def _digest(p:Path)->str:
+    h = hashlib.sha256()
+    with open(p, 'rb') as f:
+        for b in iter(lambda: f.read(1 << 20), b''): h.update(b)
+    return h.hexdigest()
+
+def _outputs(rd:Path)->dict:
+    "Relative path -> [size, sha256] of every file a run wrote (not its notebook, completion mark, hidden temp files or stores)."
+    skip = lambda p: (p.name in (DONE_FILE, 'notebook.ipynb') or p.name.startswith('.') or
+                      re.search(r'\.sqlite(-wal|-shm|-journal)?$', p.name) is not None)
+    return {str(p.relative_to(rd)): [p.stat().st_size, _digest(p)] for p in sorted(rd.rglob('*')) if p.is_file() and not skip(p)}
+
+def start_run(stage:str, # stage name, e.g. 'collect'
+              cfg:StageConfig, # the stage's config (saved with the git SHA)
+              run_dir:str|Path='', # where to run ('' : a new run directory of the stage)
+              name:str='', # label of a new run directory
+             )->Path:
+    "Begin a stage run: its directory and `config.json`; a completion mark left by an earlier run there is removed first."
+    rd = Path(run_dir) if run_dir else new_run_dir(stage, name)
+    rd.mkdir(parents=True, exist_ok=True)
+    (rd/DONE_FILE).unlink(missing_ok=True)
+    save_config(cfg, rd)
+    return rd
+
+def finish_run(run_dir:str|Path, # the run directory `start_run` gave
+               summary:dict, # the run's outcome (JSON-able)
+              )->dict:
+    "End a stage run: `summary.json`, then `done.json` with every output's size and hash (written last). Returns the summary."
+    rd = Path(run_dir)
+    atomic_write(rd/'summary.json', json.dumps(summary, indent=1, default=str) + '\n')
+    atomic_write(rd/DONE_FILE, json.dumps(dict(finished=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='seconds'),
+                                               outputs=_outputs(rd)), indent=1) + '\n')
+    return summary
+
+def run_problem(run_dir:str|Path)->str:
+    "Why the run in `run_dir` is not complete ('' when it is): no completion mark, or an output missing or changed."
+    rd = Path(run_dir)
+    try: done = json.loads((rd/DONE_FILE).read_text()); json.loads((rd/'summary.json').read_text())
+    except FileNotFoundError as e: return f"not finished ({Path(e.filename).name} missing)"
+    except (OSError, ValueError) as e: return f"unreadable completion mark or summary ({e})"
+    for rel, (size, h) in done['outputs'].items():
+        p = rd/rel
+        if not p.is_file(): return f"output {rel} missing"
+        if p.stat().st_size != size or _digest(p) != h: return f"output {rel} changed since the run finished"
+    return ''
+
+def completed_run(run_dir:str|Path)->dict|None:
+    "The summary of a finished run whose outputs are all present and unchanged, else None."
+    return None if run_problem(run_dir) else json.loads((Path(run_dir)/'summary.json').read_text())

@@ -7,21 +7,23 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/eval.html.md"""
 
 # %% ../nbs/03_eval.ipynb #0429d0f1
 from __future__ import annotations
-import os, re, sys, json, math, time, queue, shutil, threading, contextlib, statistics, tempfile, platform
+import os, re, gc, sys, json, math, time, queue, shutil, threading, contextlib, statistics, tempfile, platform
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from .core import (Task, Candidate, EvalResult, Timing, StageConfig, BASELINES, code_hash, secret_seed, mix_seed,
                             get_base_dir, atomic_write)
 from .sandbox import Pool, Job, Outcome, steady_malloc, start_clock, load_program, progress_bar, _one_line
+from .executor import executor_for, as_executor, device_lock
 from .policy import apply_policy, get_policy
 from .static import scan
 
 # %% auto #0
-__all__ = ['DEFER_S', 'GUARD_BYTES', 'CALL_FLOOR_S', 'CALL_RATIO', 'FIRST_CALL_S', 'PRECISION_RATIO', 'UNJOINED_RATIO',
-           'UNJOINED_MS', 'WAIT_S', 'EvalConfig', 'median_ci', 'summarize', 'ci_ok', 'log_ratio_ci', 'drifted',
-           'call_limit', 'compile_job', 'ref_job', 'ReferenceFailed', 'cand_job', 'speedup_reference', 'static_flags',
-           'judge', 'ext_dir', 'evaluate_many', 'evaluate']
+__all__ = ['DEFER_S', 'GUARD_BYTES', 'CALL_FLOOR_S', 'CALL_RATIO', 'FIRST_CALL_S', 'SAMPLE_MS', 'MAX_CALLS', 'SAMPLE_BYTES',
+           'CLEAN_WARM_S', 'JOB_THREADS', 'PRECISION_RATIO', 'UNJOINED_RATIO', 'UNJOINED_MS', 'WAIT_S', 'EvalConfig',
+           'median_ci', 'summarize', 'ci_ok', 'log_ratio_ci', 'drifted', 'ref_drift', 'call_limit', 'compile_job',
+           'calls_per_sample', 'ref_job', 'ReferenceFailed', 'cand_job', 'static_flags', 'judge', 'ext_dir',
+           'harness_version', 'evaluate_many', 'evaluate']
 
 # %% ../nbs/03_eval.ipynb #c53734b0
 @dataclass(frozen=True)
@@ -44,8 +46,11 @@ class EvalConfig(StageConfig):
     drift_tol: float = 0.0      # reference slower/faster by more than this (and beyond its CI) after the candidate's import, backend flags restored: 'ref_drift' (0: 10 % on CUDA, 15 % on the noisier CPU)
     max_out_elems: int = 1 << 24  # outputs larger than this are compared on a secret random sample of elements
     policy: str = 'strict'      # the anti-cheat policy (`cudal1_nb.policy.POLICIES`): which flags make the verdict `cheat`
+    executor: str = 'local'     # where the jobs run: 'local' (warm workers here) or 'ray' (a Ray cluster; `cudal1_nb.executor`)
+    ray_address: str = ''       # the Ray cluster for executor='ray': 'auto', 'ray://head:10001'... ('': the one `ray.init` finds, or a new local one)
     def validate(self):
         get_policy(self.policy)
+        if self.executor not in ('local', 'ray'): raise ValueError(f"EvalConfig.executor must be 'local' or 'ray', got {self.executor!r}")
         if bad := [b for b in self.baselines if b not in BASELINES]: raise ValueError(f"unknown baseline(s) {bad}; known: {BASELINES}")
         if 'eager' not in self.baselines: raise ValueError("the 'eager' baseline is always measured; keep it in baselines")
         if self.n_seeds < 1 or self.min_trials < 3 or self.max_trials < self.min_trials: raise ValueError("need n_seeds >= 1 and 3 <= min_trials <= max_trials")
@@ -94,6 +99,16 @@ def drifted(clean:list, post:list, tol:float)->bool:
     "Did the reference's time move from `clean` to `post` by more than `tol` (a fraction) beyond its own noise: the whole interval of the log ratio outside +-log(1 + tol)?"
     lo, hi = log_ratio_ci(post, clean)
     return lo > math.log1p(tol) or hi < -math.log1p(tol)
+
+def ref_drift(clean:list, # the reference alone before the candidate's import (ms per call, per sample)
+              paired:list, # the reference in the candidate's rounds: the speedup's reference time
+              post:list, # the reference alone after the candidate's timing
+              tol:float, # the drift tolerance (a fraction)
+             )->float|None:
+    "The reference's change `paired / clean - 1` (or `post / clean - 1`) when it exceeds `tol` beyond the timings' own noise (`drifted`), else None: a diagnostic, never the speedup's reference time."
+    for xs in (paired, post):
+        if drifted(clean, xs, tol): return statistics.median(xs) / statistics.median(clean) - 1
+    return None
 
 # %% ../nbs/03_eval.ipynb #60db683e
 def _setup(p):
@@ -147,10 +162,13 @@ class _PersistL2:
             self.lib.cudaCtxResetPersistingL2Cache()
 
 class _Timer:
-    """Times single calls: CPU perf_counter, or CUDA events around the call plus a device-wide synchronize, L2 flushed
-    and persisting L2 reset first. On CUDA, on every `EVENT_EVERY`-th call given an `events` list, a third event right
-    after the call's return (on the then-current stream) gives the *event time*: work left on other streams is in the
-    synced time only (T1). Other calls append None (the extra event costs a few microseconds inside the window)."""
+    """Times *samples*: `n` back-to-back calls of one callable, each on its own inputs (`xss`, a list of argument
+    lists), between device-wide synchronizes, and returns (outputs, ms per call). CPU: perf_counter around the calls.
+    CUDA: L2 flushed and persisting L2 reset before the sample, events around it with a device-wide synchronize inside
+    the window, so launch overhead counts as a user's loop pays it (the CPU launching call j+1 while the GPU runs call
+    j) and no work left on another stream escapes (T1). On every `EVENT_EVERY`-th sample given an `events` list, a
+    third event right after the last call's return (on the then-current stream) gives the *event time* per call: work
+    left on other streams is in the synced time only. Other samples append None."""
     EVENT_EVERY = 4
     def __init__(self, dev):
         import torch
@@ -161,23 +179,29 @@ class _Timer:
             self.l2 = _PersistL2()
     def sync(self):
         if self.cuda: self.torch.cuda.synchronize()
-    def __call__(self, fn, xs, events=None):
-        torch = self.torch
+    def __call__(self, fn, xss, events=None):
+        "Time one sample with Python's garbage collector off (a collection would land in one side's sample at random)."
+        on = gc.isenabled(); gc.disable()
+        try: return self._sample(fn, xss, events)
+        finally:
+            if on: gc.enable()
+    def _sample(self, fn, xss, events=None):
+        torch, n = self.torch, len(xss)
         if not self.cuda:
-            t0 = time.perf_counter(); out = fn(*xs); return out, (time.perf_counter() - t0) * 1e3
+            t0 = time.perf_counter(); outs = [fn(*xs) for xs in xss]; return outs, (time.perf_counter() - t0) * 1e3 / n
         torch.cuda.synchronize()
         self.l2.reset()
         self.flush.zero_()
         torch.cuda.synchronize()
         a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        if events is not None and len(events) % self.EVENT_EVERY == 0:   # the 1st, 5th, 9th... call of this list's callable
+        if events is not None and len(events) % self.EVENT_EVERY == 0:   # the 1st, 5th, 9th... sample of this list's callable
             m = torch.cuda.Event(enable_timing=True)
-            a.record(); out = fn(*xs); m.record(); torch.cuda.synchronize(); b.record(); b.synchronize()
-            events.append(a.elapsed_time(m))
+            a.record(); outs = [fn(*xs) for xs in xss]; m.record(); torch.cuda.synchronize(); b.record(); b.synchronize()
+            events.append(a.elapsed_time(m) / n)
         else:
-            a.record(); out = fn(*xs); torch.cuda.synchronize(); b.record(); b.synchronize()
+            a.record(); outs = [fn(*xs) for xs in xss]; torch.cuda.synchronize(); b.record(); b.synchronize()
             if events is not None: events.append(None)
-        return out, a.elapsed_time(b)
+        return outs, a.elapsed_time(b) / n
 
 DEFER_S = 0.02   # after a check call's return and a device sync, wait this long before comparing its output with the copy taken at return
 
@@ -262,9 +286,10 @@ def _guarded()->dict:
          'torch.cuda.Event.synchronize': torch.cuda.Event.synchronize, 'torch.save': torch.save, 'torch.manual_seed': torch.manual_seed,
          'json.dumps': json.dumps, 'os.write': os.write, 'os.fdopen': os.fdopen, 'builtins.type': builtins.type, 'builtins.isinstance': builtins.isinstance,
          'sandbox._run_child': sb._run_child, 'sandbox.start_clock': sb.start_clock}
-    for k in ('_Timer', '_time_loop', '_warm', '_cand_locked', '_set_flags', '_flags', '_host_out', '_overlaps', '_Guards', '_guard_allocs', '_save_outs', '_describe_out', '_inputs', '_clone', '_check_guard', '_guarded', '_same', '_same_values', '_Fingerprint', '_poison', '_model_storages', '_PersistL2', '_thread_starts'):
+    for k in ('_Timer', '_time_loop', '_warm', '_cand_locked', '_set_flags', '_flags', '_host_out', '_overlaps', '_Guards', '_guard_allocs', '_save_outs', '_describe_out', '_inputs', '_clone', '_check_guard', '_guarded', '_same', '_same_values', '_Fingerprint', '_poison', '_model_storages', '_PersistL2', '_thread_starts',
+              '_take', '_overwritten', '_tight', '_batch', '_args', '_banded', '_per_call', 'calls_per_sample', '_job_threads'):
         d[f'eval.{k}'] = getattr(me, k, None)
-    d['eval._Timer.__call__'] = me._Timer.__call__
+    d['eval._Timer.__call__'], d['eval._Timer._sample'], d['eval._Fingerprint.take'] = me._Timer.__call__, me._Timer._sample, me._Fingerprint.take
     d['eval._PersistL2.reset'] = me._PersistL2.reset
     d['eval._Guards.broken'], d['eval._Guards.wrap'] = me._Guards.broken, me._Guards.wrap
     for mod, name in _thread_starts(): d[f"{mod.__name__}.{name}"] = getattr(mod, name)
@@ -387,6 +412,13 @@ def _guard_allocs(guards:_Guards):
             name = func.overloadpacket.__name__
             return guards.wrap(out, f"a tensor it allocated ({name})") if name in _FACTORIES else out
     return _Mode()
+
+def _banded(gs:list, i:int):
+    "A `prep` (see `_time_loop`) for side `i`: its sample's inputs copied into guard bands right before it, the bands kept in `gs[i]` for the round's check."
+    def prep(xss):
+        gs[i] = g = _Guards()
+        return [[g.wrap(x, f"input {j}") for j, x in enumerate(xs)] for xs in xss]
+    return prep
 
 def _guard_outputs(code:str)->bool:
     "Whether a program's allocations can be guarded: not when it compiles or captures graphs (a dispatch mode would change what it does)."
@@ -514,6 +546,34 @@ def compile_job(p:dict)->dict:
     _save_builds(ext, rec)
     return dict(seconds=time.time() - t0, error=err, builds=rec)
 
+# %% ../nbs/03_eval.ipynb #8da5f477
+SAMPLE_MS, MAX_CALLS = 2.0, 64   # a sample lasts about this long (ms of the reference's calls), with at most this many calls
+SAMPLE_BYTES = {'cuda': 256 << 20, 'cpu': 32 << 20}   # and its inputs and outputs take at most this much memory per side
+CLEAN_WARM_S = 0.25   # on CUDA the clean phase's warm-up at its sample size lasts at least this long (a GPU idle since the last job clocks down)
+
+def calls_per_sample(ms:float, # one call's time (ms), e.g. the reference's median
+                     nbytes:int=0, # the bytes of one call's inputs and output
+                     device:str='cuda', # 'cuda' or 'cpu'
+                    )->int:
+    "How many back-to-back calls make one timing sample: about `SAMPLE_MS` of calls, at most `MAX_CALLS` and `SAMPLE_BYTES[device]`, at least 1."
+    if not ms > 0: raise ValueError(f"calls_per_sample needs a positive time, got {ms!r}")
+    n = min(MAX_CALLS, math.ceil(SAMPLE_MS / ms))
+    if nbytes > 0: n = min(n, SAMPLE_BYTES[device] // nbytes)
+    return max(1, n)
+
+def _nbytes(xs)->int:
+    "Bytes of the tensors in `xs` (a tensor or a list of arguments)."
+    xs = xs if isinstance(xs, (list, tuple)) else [xs]
+    return sum(x.numel() * x.element_size() for x in xs if hasattr(x, 'element_size'))
+
+def _per_call(fn, make_inputs, timer, k:int=3)->tuple:
+    "(median ms, bytes of inputs and output) of `k` single synced calls of `fn` on fresh inputs: what `calls_per_sample` needs."
+    ms, nb = [], 0
+    for j in range(k):
+        xs = make_inputs(-1000 - j)
+        out, t = timer(fn, [xs]); ms.append(t); nb = _nbytes(xs) + _nbytes(out[0])
+    return statistics.median(ms), nb
+
 # %% ../nbs/03_eval.ipynb #d3266408
 def _baseline_fn(name, model, xs, dev):
     "A callable for baseline `name` built from the reference model."
@@ -543,49 +603,86 @@ def _order(k:int, n:int)->list:
     "The order of `n` callables in round `k`: ABBA (0 1, 1 0, 1 0, 0 1, ...), so no side always goes first (after the round's input building and checks) and none always follows the other."
     return list(range(n)) if n < 2 or k % 4 in (0, 3) else list(range(n))[::-1]
 
-def _args(i:int, xs:list, prep=None)->list:
-    "The inputs of the `i`-th callable of a round: `prep[i](xs)` (a copy made right before its call), else `xs` itself for the first and a clone for the others."
-    return prep[i](xs) if prep else _clone(xs) if i else xs
+def _args(i:int, xss:list, prep=None)->list:
+    "The inputs of the `i`-th callable's sample (one argument list per call): `prep[i](xss)` (copies made right before it), else `xss` itself for the first and clones for the others."
+    return prep[i](xss) if prep else [_clone(xs) for xs in xss] if i else xss
 
-def _warm(fns:list, make_inputs, cfg:dict, sync=None, before=None, after=None, prep=None):
-    "Untimed calls on fresh inputs (as the timed ones get): at least `warmup` rounds and a tenth of the budget, at most 50 rounds."
-    t_end = time.time() + cfg['budget_s'] * len(fns) / 10
+def _batch(make_inputs, k:int, n:int)->list:
+    "The `n` distinct argument lists of round `k` (round -1, -2... for warm-ups): `make_inputs` of a different index for every call."
+    return [make_inputs(k * n + j if k >= 0 else k * n - j) for j in range(n)]
+
+JOB_THREADS = 2   # CPU threads of a CUDA job: its CPU work before the lock (building models on the CPU) must not crowd the cores of the job that is timing launch-bound kernels
+
+def _job_threads(device:str):
+    "On CUDA, cap the job's CPU threads at `JOB_THREADS` (its device work needs one; the CPU backend keeps `EvalConfig.threads`)."
+    import torch
+    if device == 'cuda' and torch.get_num_threads() > JOB_THREADS: torch.set_num_threads(JOB_THREADS)
+
+def _warm(fns:list, make_inputs, cfg:dict, sync=None, before=None, after=None, prep=None, n:int=1, min_s:float=0.0):
+    "Untimed samples of `n` calls on fresh inputs (as the timed ones get): at least `warmup` rounds and a tenth of the budget (or `min_s` seconds), at most 50 rounds."
+    t_end = time.time() + max(min_s, cfg['budget_s'] * len(fns) / 10)
     for k in range(50):
-        xs = make_inputs(-1 - k)
+        xss = _batch(make_inputs, -1 - k, n)
         for i in _order(k, len(fns)):
             if before and before[i]: before[i]()
-            fns[i](*_args(i, xs, prep))
+            for xs in _args(i, xss, prep): fns[i](*xs)
             if after and after[i]: after[i]()
         if sync: sync()
         if k + 1 >= cfg['warmup'] and time.time() > t_end: break
 
-def _time_loop(fns:list, make_inputs, timer, cfg:dict, check=None, before=None, after=None, events=None, fp=None, prep=None)->list:
-    """Alternate the callables in `fns` (in `_order`) on fresh inputs until every median's CI is tight or the budget is
-    spent; `before[i]()` / `after[i]()` run untimed around each call of `fns[i]`; `events[i]` (a list) gets the event
-    times of `fns[i]` (CUDA); `fp` (a `_Fingerprint`) copies the first callable's output right after its timed call,
-    and `check(k, outs, fps)` sees those copies after all callables of the round have run. Inputs: see `_args`. Every
-    callable pays the same untimed work around its call (hooks, the fingerprint's copy), so none is timed in a colder
-    state than the other."""
+_GONE = 'gone'   # the fingerprint of an output a later call of its sample made unreadable
+
+def _take(fp, out, last:bool):
+    "`fp.take(out)`, or `_GONE` for an output that a later call of the same sample made unreadable (torch's CUDA-graph outputs raise once a later replay overwrote them, as in a user's loop); the last output of a sample must be readable."
+    try: return fp.take(out)
+    except RuntimeError:
+        if last: raise
+        return _GONE
+
+def _overwritten(j:int, outs:list, fps:list)->bool:
+    "Did a later call of the sample overwrite output `j`: unreadable (`_GONE`), or in storage a later output shares (a pre-allocated output)? Such an output is judged as the later call left it."
+    import torch
+    if fps[j] is _GONE: return True
+    c = outs[j]
+    return type(c) is torch.Tensor and any(type(o) is torch.Tensor and f is not _GONE and _overlaps(c, o) for o, f in zip(outs[j + 1:], fps[j + 1:]))
+
+def _tight(times:list, target:float)->bool:
+    "The stop rule: every callable's median within its 95 % CI +-`target` (the drift check compares them), and with two (candidate, reference) the CI of their paired log ratio too."
+    if not all(ci_ok(t, target) for t in times): return False
+    if len(times) != 2: return True
+    lo, hi = log_ratio_ci(times[1], times[0], paired=True)
+    return (hi - lo) / 2 <= target
+
+def _time_loop(fns:list, make_inputs, timer, cfg:dict, check=None, before=None, after=None, events=None, fp=None, prep=None, n:int=1)->list:
+    """Alternate samples of the callables in `fns` (in `_order`), `n` back-to-back calls each on `n` fresh inputs (the
+    same `n` for every callable of a round), until the timings are tight (`_tight`) or the budget is spent; returns
+    the ms per call of every sample, per callable. `before[i]()` / `after[i]()` run untimed around each sample of
+    `fns[i]`; `events[i]` (a list) gets the event times of `fns[i]` (CUDA); `fp` (a `_Fingerprint`) copies each
+    output of the first callable right after its sample, and `check(k, outs, fps)` sees the outputs (a list per
+    callable) and those copies after all callables of the round have run. Inputs: see `_args`. Every callable pays
+    the same untimed work around its sample (hooks, the fingerprints' copies), so none is timed in a colder state than
+    the other."""
     times = [[] for _ in fns]
     t_end = time.time() + cfg['budget_s'] * len(fns)
     for k in range(cfg['max_trials']):
-        xs = make_inputs(k)
+        xss = _batch(make_inputs, k, n)
         outs, fps = [None] * len(fns), [None] * len(fns)
         for i in _order(k, len(fns)):
             if before and before[i]: before[i]()
-            out, ms = timer(fns[i], _args(i, xs, prep), **({'events': events[i]} if events and timer.cuda else {}))
+            out, ms = timer(fns[i], _args(i, xss, prep), **({'events': events[i]} if events and timer.cuda else {}))
             if after and after[i]: after[i]()
             times[i].append(ms); outs[i] = out
-            if fp is not None: fps[i] = fp.take(out)
+            if fp is not None: fps[i] = [_take(fp, o, j == len(out) - 1) for j, o in enumerate(out)]
         if check: check(k, outs, fps)
-        del outs, fps
-        if k + 1 >= cfg['min_trials'] and (all(ci_ok(t, cfg['ci_target']) for t in times) or time.time() > t_end): break
+        del outs, fps, xss
+        if k + 1 >= cfg['min_trials'] and (_tight(times, cfg['ci_target']) or time.time() > t_end): break
         if k + 1 >= 3 and time.time() > t_end + 4 * cfg['budget_s'] * len(fns): break   # very slow programs: fewer trials
     return times
 
 def ref_job(p:dict)->dict:
     "Sandbox job: reference outputs for the correctness seeds and the other baselines."
     import torch, copy
+    _job_threads(p['device'])
     lock = _DeviceLock(p['lock'], p['device'])
     mod = load_program(p['ref'], 'reference')
     model = _build(mod, 'Model', mod.get_init_inputs(), p['init_seed'])   # on the CPU, before the lock
@@ -646,7 +743,9 @@ def _ref_locked(p, torch, copy, dev, mod, model, saves):
                 try:
                     fn = _baseline_fn(b, model, xs0, dev)
                     for _ in range(max(cfg['warmup'], 3)): fn(*xs0)
-                    res['timings'][b] = _time_loop([fn], lambda k: _inputs(mod, mix_seed(p['time_seed'], 'base', k), dev), timer, cfg)[0]
+                    mkb = lambda k: _inputs(mod, mix_seed(p['time_seed'], 'base', k), dev)
+                    n = calls_per_sample(*_per_call(fn, mkb, timer), dev.type)
+                    res['timings'][b] = _time_loop([fn], mkb, timer, cfg, n=n)[0]
                 except Exception as e: res['notes'].append(_one_line(f"baseline {b} failed: {type(e).__name__}: {e}"))
     return res
 
@@ -664,13 +763,16 @@ class ReferenceFailed(Exception): "The reference part of a folded candidate job 
 
 _PHASE = 'cudal1-phase: '
 def _phase(res:dict, name:str):
-    "Mark the job's phase in its result and its log (a job killed at its time limit is reported with the phase it was in)."
-    res['phase'] = name; print(_PHASE + name, flush=True)
+    "Mark the job's phase in its result and its log (a job killed at its time limit is reported with the phase it was in); `res['phase_s']` sums the seconds spent in each (for `benchmarks/audit_timeline.py`)."
+    now, d = time.time(), res.setdefault('phase_s', {})
+    if res.get('phase'): d[res['phase']] = round(d.get(res['phase'], 0.0) + now - res['phase_t'], 4)
+    res['phase'], res['phase_t'] = name, now; print(_PHASE + name, flush=True)
 
 def cand_job(p:dict)->dict:
     "Sandbox job: the candidate's checks and its timing interleaved with the reference's. Returns raw data."
     import torch, copy
     cfg, res = p['timing'], dict(outs=[], mutated=[], flags=[], timed_mismatch=0, timed_checked=0, deferred=[], timed_deferred=0)
+    _job_threads(p['device'])
     watch = _ThreadWatch()   # threads started from candidate code (T2)
     dog = _Watchdog()   # the per-call time limit (started here: not a thread of the candidate's)
     snap = _snapshot()   # before any candidate code: checked after its import, construction and every call
@@ -690,7 +792,7 @@ def cand_job(p:dict)->dict:
     dev = _setup(p)
     flags0 = _flags()
     mk = lambda k: _inputs(ref_mod, mix_seed(p['time_seed'], 'trial', k), dev)
-    side = dict(cfg, budget_s=cfg['budget_s'] / 4, min_trials=max(10, cfg['min_trials']) if dev.type == 'cpu' else max(5, cfg['min_trials'] // 2))   # the reference alone, for the drift check (CPU: 10 calls at least, so a few preempted ones don't move the median)
+    side = dict(cfg, budget_s=cfg['budget_s'] / 2, min_trials=max(10, cfg['min_trials']) if dev.type == 'cpu' else max(5, cfg['min_trials'] // 2))   # the reference alone, for the drift check (CPU: 10 calls at least, so a few preempted ones don't move the median)
     saves = {}
     try:
         ref = ref.to(dev)
@@ -700,8 +802,11 @@ def cand_job(p:dict)->dict:
         with torch.no_grad():   # 1. the clean reference time
             timer = _Timer(dev)
             ref_side = ref_side.to(dev)
-            _warm([ref_side], mk, dict(cfg, warmup=max(cfg['warmup'], 10)), timer.sync)   # a fresh process: first-touch page faults and cold caches last longer than the other phases' warm-ups
-            res['eager_clean'] = _time_loop([ref_side], mk, timer, side)[0]
+            _warm([ref_side], mk, dict(cfg, warmup=max(cfg['warmup'], 10), budget_s=0.0), timer.sync)   # a fresh process: first-touch page faults and cold caches
+            res['calls'] = n = calls_per_sample(*_per_call(ref_side, mk, timer), dev.type)   # every phase's samples: n calls
+            alone = dict(before=[lambda: _set_flags(flags0)], after=[lambda: (dog.disarm(), _check_guard(snap), _set_flags(flags0))], prep=[_banded([None], 0)])   # the reference side's untimed work in the rounds
+            _warm([ref_side], mk, cfg, timer.sync, n=n, min_s=CLEAN_WARM_S if dev.type == 'cuda' else 0.0, **alone)   # the GPU's clocks up from idle, the allocator holding a sample's tensors
+            res['eager_clean'] = _time_loop([ref_side], mk, timer, side, fp=_Fingerprint(p['idx_seeds'][0], p['max_out_elems']), n=n, **alone)[0]
             if not p.get('ref_dir'):   # the candidate's history: one call per check seed (a folded job's reference outputs made these)
                 for s in p['seeds']: _poison(ref(*_inputs(ref_mod, s, dev)), ref)
     except Exception as e:
@@ -779,38 +884,41 @@ def _cand_locked(p, torch, dev, cfg, res, ref_mod, cand, ref, ref_side, timer, m
         # the reference always runs under the global backend state it had before the import (torch's defaults); the
         # candidate under whatever state it set (taken again after each of its calls)
         state = dict(c=_flags())
-        lim = call_limit(ref_ms)
+        n = res['calls']
+        lim = call_limit(ref_ms * n)   # per sample of n calls
         # both sides pay the same untimed work around each call (item 8 of issue 14: a candidate identical to the
         # reference must score 1.00x): the same hooks, inputs copied into guard bands right before the call, a fingerprint
         def to_cand(): _set_flags(state['c']); dog.arm(lim, f"phase '{res['phase']}'")
         def to_ref(): _set_flags(flags0); dog.arm(lim, f"phase '{res['phase']}'")
         def from_cand(): dog.disarm(); _check_guard(snap); state['c'] = _flags(); _set_flags(flags0)   # right after each candidate call
         def from_ref(): dog.disarm(); _check_guard(snap); state['r'] = _flags(); _set_flags(flags0)
-        gs = [None, None]
-        def guarded(i):   # the side's inputs copied into guard bands right before its call (the candidate's are checked)
-            def prep(xs): gs[i] = _Guards(); return [gs[i].wrap(x, f"input {j}") for j, x in enumerate(xs)]
-            return prep
-        hooks = dict(before=[to_cand, to_ref], after=[from_cand, from_ref], prep=[guarded(0), guarded(1)])
+        gs = [None, None]   # the guard bands of each side's last sample (the candidate's are checked)
+        hooks = dict(before=[to_cand, to_ref], after=[from_cand, from_ref], prep=[_banded(gs, 0), _banded(gs, 1)])
         _phase(res, 'warmup')
-        _warm([cand, ref], mk, cfg, timer.sync, **hooks)
+        _warm([cand, ref], mk, cfg, timer.sync, n=n, **hooks)
         _phase(res, 'time')
         def check(k, outs, fps):
-            c, r = outs
-            if (w := gs[0].broken()) and not res.get('oob'): res['oob'] = f"timed call {k}: it wrote {w}"
-            res['timed_checked'] += 1
-            res['timed_deferred'] += not fp.same(fps[0], c)   # changed since its timed call returned (during the reference's call)
-            ok = type(c) is torch.Tensor and c.shape == r.shape and torch.allclose(c.double(), r.double(), atol=p['atol'], rtol=p['rtol'], equal_nan=True)
-            res['timed_mismatch'] += (not ok)
-            _poison(r, ref)
+            cs, rs = outs
+            if (w := gs[0].broken()) and not res.get('oob'): res['oob'] = f"timed sample {k}: it wrote {w}"
+            for j, (c, r) in enumerate(zip(cs, rs)):
+                # an output that a later call of the sample overwrote (a pre-allocated output returned again, a CUDA
+                # graph's output replayed over), as it would be in a user's loop, is judged as the later call left it
+                if j < len(cs) - 1 and _overwritten(j, cs, fps[0]): continue   # the sample's last output is always checked
+                res['timed_checked'] += 1
+                res['timed_deferred'] += not fp.same(fps[0][j], c)   # changed since its sample ended (during the reference's)
+                ok = type(c) is torch.Tensor and c.shape == r.shape and torch.allclose(c.double(), r.double(), atol=p['atol'], rtol=p['rtol'], equal_nan=True)
+                res['timed_mismatch'] += (not ok)
+            for r in rs: _poison(r, ref)
         ev = ([], [])
-        tc, tr = _time_loop([cand, ref], mk, timer, cfg, check=check, events=ev, fp=fp, **hooks)
+        tc, tr = _time_loop([cand, ref], mk, timer, cfg, check=check, events=ev, fp=fp, n=n, **hooks)
         res['cand_events'], res['ref_events'] = ev
         _check_guard(snap)
         flags1 = state['c']   # the candidate's state after its last call
-        # the reference alone again, as it was timed before the import: a change is a side effect of the candidate's
-        # beyond the backend flags (which are back at their defaults here)
+        # the reference alone again, as it was timed before the import and as its side of the rounds is (same hooks,
+        # samples and bands): a change is a side effect of the candidate's beyond the backend flags (restored here)
         _set_flags(flags0)
-        res['eager_post'] = _time_loop([ref_side], mk, timer, side)[0]
+        _phase(res, 'post')
+        res['eager_post'] = _time_loop([ref_side], mk, timer, side, fp=fp, n=n, before=[to_ref], after=[from_ref], prep=[_banded([None], 0)])[0]
         res['cand'], res['eager_paired'] = tc, tr
     res['changed'] = {k: [flags0[k], flags1[k]] for k in flags0 if flags0[k] != flags1[k]}
     _phase(res, 'done')
@@ -848,10 +956,6 @@ PRECISION_RATIO = 100.0   # flag `precision` when the candidate's error exceeds 
 def _precision_floor(r32:list, scale:float, atol:float)->float:
     "The error a float32 program may have here: float32's own against float64 (torch's defaults), at least 1e-6 of the output's scale and 1e-4 of atol."
     return max(max([x for x in r32 if x is not None], default=0.0), 1e-6 * scale, 1e-4 * atol, 1e-30)
-
-def speedup_reference(clean_ms:float, paired_ms:float, post_ms:float, drifted:bool)->str:
-    "The reference time a speedup divides: 'eager_paired', or 'eager_clean' when the reference got slower after the import (`ref_drift`) and the clean time is the smaller -- a candidate never profits from slowing the reference."
-    return 'eager_clean' if drifted and post_ms > clean_ms and clean_ms < paired_ms else 'eager_paired'
 
 UNJOINED_RATIO, UNJOINED_MS = 1.5, 0.05   # flag `unjoined_stream` when a candidate's synced time exceeds its event time by this ratio and by this much more than the reference's does
 
@@ -949,27 +1053,26 @@ def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:
         return res('incorrect', f"{v['timed_mismatch']} of {v['timed_checked']} timed outputs differ from the reference's on the same inputs", False, flags=flags + ['timed_output_mismatch'])
     if (gap := _unjoined(v)) is not None: flags.append('unjoined_stream'); base['meta']['unjoined_ms'] = round(gap, 4)
     tc, clean, paired, post = summarize(v['cand']), summarize(v['eager_clean']), summarize(v['eager_paired']), summarize(v['eager_post'])
-    drift = post.median_ms / clean.median_ms - 1 if clean.median_ms > 0 else 0.0
     tol = cfg.drift_tol or (0.10 if device == 'cuda' else 0.15)
-    # beyond timing noise: the two CIs apart, or the post CI wholly more than 2 x tol above the clean median (a few slow
-    # clean samples -- page faults of first allocations -- widen a 5-sample CI to the point of overlapping anything)
-    if drifted(v['eager_clean'], v['eager_post'], tol):   # something of the candidate's moved the reference, beyond the timings' own noise
-        flags.append('ref_drift')
-    eager = clean if speedup_reference(clean.median_ms, paired.median_ms, post.median_ms, 'ref_drift' in flags) == 'eager_clean' else paired
+    # the speedup always divides the paired reference time (both sides timed the same way, in the same rounds); the
+    # reference alone, timed the same way before the import and after the timing, is only a diagnostic of side effects
+    drift = ref_drift(v['eager_clean'], v['eager_paired'], v['eager_post'], tol)
+    if drift is not None: flags.append('ref_drift')   # something of the candidate's moved the reference, beyond the timings' own noise
+    eager = paired
     timings = {'candidate': tc, 'eager': eager, 'eager_clean': clean, 'eager_paired': paired, 'eager_post': post}
     speed = {'eager': eager.median_ms / tc.median_ms if tc.median_ms > 0 else None}
-    ci = {'eager': log_ratio_ci(v['eager_clean'], v['cand']) if eager is clean else log_ratio_ci(v['eager_paired'], v['cand'], paired=True)}
+    ci = {'eager': log_ratio_ci(v['eager_paired'], v['cand'], paired=True)}
     for b, xs in rv.get('timings', {}).items():
         timings[b] = summarize(xs); speed[b] = timings[b].median_ms / tc.median_ms if tc.median_ms > 0 else None
         ci[b] = log_ratio_ci(xs, v['cand'])
     base['meta']['speedup_ci'] = {b: [round(math.exp(lo), 4), round(math.exp(hi), 4)] for b, (lo, hi) in ci.items() if speed.get(b) and math.isfinite(lo) and math.isfinite(hi)}
     if not rv.get('fp64'): flags.append('fp32_reference')
-    meta = dict(base['meta'], max_abs_err=max(errs) if errs else 0.0, ref_drift=round(drift, 4), ref_notes=rv.get('notes', []) + v.get('notes', []),
+    meta = dict(base['meta'], max_abs_err=max(errs) if errs else 0.0, ref_drift=round(paired.median_ms / clean.median_ms - 1, 4) if clean.median_ms > 0 else 0.0, calls_per_sample=v.get('calls'), phase_s=v.get('phase_s'), ref_notes=rv.get('notes', []) + v.get('notes', []),
                 timed_checked=v.get('timed_checked', 0), changed=v.get('changed', {}), locked_s=v.get('locked_s'), lock_at=v.get('lock_at'), ref_locked_s=rv.get('locked_s'), ref_lock_at=rv.get('lock_at'), build_free_s=v.get('build_free_s'), job_s=cand_out.seconds,
                 ref_job_s=ref_out.seconds)
     base['meta'] = meta
     why = f"correct on {len(errs)} seeds and {v.get('timed_checked', 0)} timed calls; eager {speed['eager']:.3g}x" if speed['eager'] else 'correct'
-    if 'ref_drift' in flags: why += f"; reference {drift:+.0%} after the candidate's import" + (" (clean time used)" if eager is clean else '')
+    if drift is not None: why += f"; reference {drift:+.0%} in the candidate's presence than alone before its import"
     if builds: why += f"; its extension build failed ({', '.join(builds)}): what ran is its fallback"
     return res('ok', why, True, speedups=speed, timings=timings, flags=flags)
 
@@ -1014,35 +1117,70 @@ def _device_name(device:str)->str:
     try: return subprocess.run(['nvidia-smi', '--query-gpu=name', '--format=csv,noheader', '-i', '0'], capture_output=True, text=True, timeout=20).stdout.strip() or 'cuda'
     except (OSError, subprocess.SubprocessError): return 'cuda'
 
+def harness_version()->str:
+    "The harness's version: the package's, and a hash of the code that decides verdicts and timings (a resumed campaign re-measures what another version measured)."
+    global _HARNESS
+    if _HARNESS is None:
+        import hashlib
+        from cudal1_nb import __version__
+        from cudal1_nb.core import PKG_DIR
+        h = hashlib.sha256(b''.join((PKG_DIR/f'{m}.py').read_bytes() for m in ('sandbox', 'eval', 'policy', 'static')))
+        _HARNESS = f"{__version__}+{h.hexdigest()[:12]}"
+    return _HARNESS
+_HARNESS = None
+
+def _record(store, c:Candidate, r:EvalResult)->EvalResult:
+    "Write one candidate and its result to the store in one transaction; a failed write (a full disk...) makes the result an `error` saying so."
+    import sqlite3
+    try:
+        with store.transaction(): store.add_candidates([c]); store.add_evals([r])
+    except (sqlite3.Error, OSError) as e:
+        why = _one_line(f"{type(e).__name__}: {e}", 160)
+        r.meta.update(unsaved=why, measured_verdict=r.verdict)
+        r.verdict, r.reason = 'error', _one_line(f"the result could not be recorded in the store ({why}); it was: {r.verdict}: {r.reason}")
+    return r
+
 def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
                   device:str='cpu', # 'cpu' or 'cuda'
                   cfg:EvalConfig|None=None,
-                  pool:Pool|None=None, # an existing sandbox pool (its workers must not hold a CUDA context)
+                  pool=None, # an existing executor (`cudal1_nb.executor`) or sandbox `Pool` (its workers must not hold a CUDA context); default: the one `cfg.executor` names
                   progress:bool=False,
-                  store=None, # a `cudal1_nb.store.Store` to record tasks, candidates and results in
+                  store=None, # a `cudal1_nb.store.Store`: tasks first, then each candidate with its result as soon as it is known
                   on_result=None, # called as `on_result(item_index, candidate_index, result)` as soon as each result is known
+                  resume:bool=False, # with `store`: candidates it already holds a result for (this device, this `harness_version()`) are not measured again; their stored result is returned
                  )->list[list[EvalResult]]:
     "Evaluate the candidates of several tasks; one list of `EvalResult`s per item, in order."
     cfg = cfg or EvalConfig()
     if device not in ('cpu', 'cuda'): raise ValueError(f"device must be 'cpu' or 'cuda', got {device!r}")
+    if resume and store is None: raise ValueError("resume=True needs the store that holds the earlier results")
     secret = secret_seed()
-    run = Path(tempfile.mkdtemp(prefix='cudal1-eval-'))
-    lock = str(run/'timing.lock')
-    arch = _arch_env(device)
-    # jobs see one GPU (P5: work on another GPU would be outside the timer's sync); on the CPU, none
-    vis = os.environ.get('CUDA_VISIBLE_DEVICES', '').split(',')[0].strip() or '0'
-    env = dict(arch, CUDA_VISIBLE_DEVICES=vis) if device == 'cuda' else {'CUDA_VISIBLE_DEVICES': ''}
-    pol = get_policy(cfg.policy)
-    timing = dict(warmup=cfg.warmup, min_trials=cfg.min_trials, max_trials=cfg.max_trials, ci_target=cfg.ci_target, budget_s=cfg.budget_s)
     n = cfg.workers or ((os.cpu_count() or 1) if device == 'cpu' else min(os.cpu_count() or 1, 6))
-    own = pool is None
-    pool = pool or Pool(n)
-    cpool = cex = None
+    ex, own = as_executor(pool) if pool is not None else executor_for(cfg, device, n)
+    cpool = cex = run = None
     try:
+        n, info = ex.n, ex.describe(device)
+        name, arch = info['name'], info['arch']
+        if ex.scratch: Path(ex.scratch).mkdir(parents=True, exist_ok=True)
+        run = Path(tempfile.mkdtemp(prefix='cudal1-eval-', dir=ex.scratch))
+        lock = device_lock(device, info['gpu'])   # one per GPU (and one for the CPU) of the host, shared by every campaign on it
+        # jobs see one GPU (P5: work on another GPU would be outside the timer's sync); on the CPU, none
+        env = dict(arch, CUDA_VISIBLE_DEVICES=info['gpu']) if device == 'cuda' else {'CUDA_VISIBLE_DEVICES': ''}
+        pol = get_policy(cfg.policy)
+        timing = dict(warmup=cfg.warmup, min_trials=cfg.min_trials, max_trials=cfg.max_trials, ci_target=cfg.ci_target, budget_s=cfg.budget_s)
+        # 0. results a resumed campaign already has; the store gets the tasks now, each candidate with its result later
+        results = [[None] * len(cs) for _, cs in items]
+        prev = store.measured([c.id for _, cs in items for c in cs], device=name, harness=harness_version()) if resume else {}
+        pend = [[ci for ci, c in enumerate(cs) if c.id not in prev] for _, cs in items]
+        if store is not None: store.add_tasks([t for (t, _), p in zip(items, pend) if p])
+        for ti, (t, cs) in enumerate(items):
+            for ci, c in enumerate(cs):
+                if c.id in prev:
+                    results[ti][ci] = prev[c.id]
+                    if on_result: on_result(ti, ci, prev[c.id])
         # 1. compile every program that builds extensions, in parallel, into its hash-keyed cache
         progs = {}
-        for t, cs in items:
-            for code in [t.code] + [c.code for c in cs]:
+        for (t, cs), p in zip(items, pend):
+            for code in ([t.code] if p else []) + [cs[ci].code for ci in p]:
                 if _needs_compile(code): progs[code_hash(code)] = (t.code, code)
         cores = sorted(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else []
         keep = min(n, 4) if device == 'cuda' and len(cores) > 8 else 0   # cores the compiles leave to the jobs that time
@@ -1053,12 +1191,13 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
                  for h, (r, c) in sorted(progs.items(), key=lambda kv: _build_cost(kv[1][1]), reverse=True)}   # longest first
         # compiles run on the cores the evaluation workers leave free, while programs that need none are evaluated
         ncomp = max(1, len(cores) - keep) if cores else (os.cpu_count() or 1)   # at a lower CPU priority than the timing (see `compile_job`)
-        if cjobs: cpool = Pool(min(len(cjobs), ncomp))
+        if cjobs: cpool = ex.compiler(min(len(cjobs), ncomp))
         cex = ThreadPoolExecutor(max_workers=min(len(cjobs), ncomp)) if cjobs else None
         cfut = {h: cex.submit(cpool.run, j) for h, j in cjobs.items()} if cjobs else {}
         # 2. reference and candidate jobs; those whose programs compile wait for their builds
         jobs, where, deps, scans = [], [], [], {}
         for ti, (t, cs) in enumerate(items):
+            if not pend[ti]: continue
             d = run/f"t{ti}"; d.mkdir()
             seeds = [mix_seed(secret, t.id, 'check', i) for i in range(cfg.n_seeds)]
             common = dict(ref=t.code, device=device, threads=cfg.threads, init_seed=mix_seed(secret, t.id, 'init'), seeds=seeds,
@@ -1068,24 +1207,23 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
             # before the candidate is imported (one process and one CUDA context fewer per task)
             # the baselines the policy measures flagged candidates against (CUDA graphs, cuDNN flags), when the static
             # scan finds a candidate that needs one (on CUDA: on the CPU these baselines don't exist)
-            for ci, c in enumerate(cs): scans[(ti, ci)] = static_flags(c.code, t.code)   # once per candidate: here and in the judge
-            need = {b for ci in range(len(cs)) for f in scans[(ti, ci)][0] for g, b in pol.matching if g == f} if device == 'cuda' else set()
+            for ci in pend[ti]: scans[(ti, ci)] = static_flags(cs[ci].code, t.code)   # once per candidate: here and in the judge
+            need = {b for ci in pend[ti] for f in scans[(ti, ci)][0] for g, b in pol.matching if g == f} if device == 'cuda' else set()
             bl = tuple(cfg.baselines) + tuple(sorted(need - set(cfg.baselines)))
-            fold = len(cs) == 1 and bl == ('eager',) and not _needs_compile(t.code)
+            fold = len(pend[ti]) == 1 and bl == ('eager',) and not _needs_compile(t.code)
             if not fold:
                 jobs.append(Job('cudal1_nb.eval:ref_job', dict(common, out_dir=str(d), fp64_ref=cfg.fp64_ref, baselines=list(bl)),
                                 timeout=cfg.timeout + (600 if len(bl) > 1 else 0), wait=WAIT_S, env={**env, 'TORCH_EXTENSIONS_DIR': str(ext_dir(t.code))}, label=f"{t.id} reference"))
                 where.append((ti, None)); deps.append([code_hash(t.code)])
-            for ci, c in enumerate(cs):
+            for ci in pend[ti]:
+                c = cs[ci]
                 cd = d/f"c{ci}"; cd.mkdir()
                 extra = dict(ref_dir=str(d), fp64_ref=cfg.fp64_ref) if fold else {}
                 jobs.append(Job('cudal1_nb.eval:cand_job', dict(common, code=c.code, out_dir=str(cd), guard_outputs=device == 'cpu' and _guard_outputs(c.code), build_cores=cores[keep:] if device == 'cuda' else None, **extra), timeout=cfg.timeout, wait=WAIT_S,
                                 env={**env, 'TORCH_EXTENSIONS_DIR': str(ext_dir(c.code))}, label=f"{t.id} {c.name or c.id}"))
                 where.append((ti, ci)); deps.append([code_hash(t.code), code_hash(c.code)])
         # 3. judge each candidate as soon as its job and its task's reference job are done, then free their outputs
-        name = _device_name(device)
-        results = [[None] * len(cs) for _, cs in items]
-        outs, left = [None] * len(jobs), {ti: len(cs) for ti, (_, cs) in enumerate(items)}
+        outs, left = [None] * len(jobs), {ti: len(p) for ti, p in enumerate(pend)}
         refs = {}   # task index -> the Outcome of its reference work
         def _judge(k):
             ti, ci = where[k]
@@ -1099,6 +1237,8 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
                 r = EvalResult(c.id, t.id, 'error', False, reason=_one_line(f"judge could not read the outputs: {type(e).__name__}: {e}"), device=name, env=_env(device))
             if (h := code_hash(c.code)) in cfut and cfut[h].done():   # how long its build took (cached builds: seconds)
                 r.meta['build_s'] = round(cfut[h].result().seconds, 1)
+            r.meta.update(harness=harness_version(), executor=ex.kind)
+            if store is not None: r = _record(store, c, r)
             results[ti][ci] = r
             if on_result: on_result(ti, ci, r)
             shutil.rmtree(run/f"t{ti}"/f"c{ci}", ignore_errors=True)
@@ -1119,9 +1259,9 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
             for f in cfut.values(): f.result()
         bar = progress_bar(len(jobs), 'evaluating') if progress else None
         finished, gate = queue.Queue(), threading.Lock()
-        with ThreadPoolExecutor(max_workers=n) as ex:
+        with ThreadPoolExecutor(max_workers=n) as tp:
             def _submit(k):
-                ex.submit(pool.run, jobs[k]).add_done_callback(lambda f: finished.put((k, f)))
+                tp.submit(ex.run, jobs[k]).add_done_callback(lambda f: finished.put((k, f)))
             # jobs that need no build go first; the others queue as soon as their builds are done (in whatever order they finish)
             waiting = {k: {h for h in deps[k] if h in cfut and not cfut[h].done()} for k in range(len(jobs))}
             users = {}
@@ -1142,21 +1282,14 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
                 _done(k, f.result())
                 if bar: bar.update(1)
         if bar: bar.close()
-        # 4. jobs that ran out of (GPU) memory while others held memory get one more try, alone
-        again = [k for k in range(len(jobs)) if outs[k] is None]
-        if again:
-            solo = Pool(1)
-            try: solo.map([jobs[k] for k in again], callback=lambda i, o: _done(again[i], o, final=True))
-            finally: solo.close()
-        if store is not None:
-            store.add_tasks([t for t, _ in items]); store.add_candidates([c for _, cs in items for c in cs])
-            store.add_evals([r for rs in results for r in rs])
+        # 4. jobs that ran out of (GPU) memory while others held memory get one more try, alone (one at a time)
+        for k in [k for k in range(len(jobs)) if outs[k] is None]: _done(k, ex.run(jobs[k]), final=True)
         return results
     finally:
         if cex: cex.shutdown(cancel_futures=True)
-        if cpool: cpool.close()
-        if own: pool.close()
-        shutil.rmtree(run, ignore_errors=True)
+        if cpool is not None and cpool is not ex: cpool.close()
+        if own: ex.close()
+        if run is not None: shutil.rmtree(run, ignore_errors=True)
 
 def evaluate(task:Task, # the reference program
              candidates:list, # `Candidate`s (or program strings) for it

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os, sys, re, json, time, math, random, collections, hashlib, contextlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from .core import (StageConfig, Record, Task, Candidate, EvalResult, code_hash, short_hash, new_run_dir, save_config,
+from .core import (StageConfig, Record, Task, Candidate, EvalResult, code_hash, short_hash, new_run_dir, save_config, start_run, finish_run,
                             atomic_write, print_table, seed_everything, counted_speedup)
 from .analysis import gmean
 
@@ -593,7 +593,7 @@ def run_rl(cfg:RLConfig, run_dir:str|Path, progress:bool=True)->dict:
     train = split_tasks(tasks, cfg.split, cfg.ids)
     held = split_tasks(tasks, 'held-out') if cfg.split == 'train' and cfg.held_out_samples else []
     init = find_policy(cfg.init) if not (cfg.mode == 'evolve' and cfg.backend) else None
-    save_config(cfg, rd)
+    start_run('rl', cfg, rd)
     seed_everything(cfg.seed)
     ckpt = _last_checkpoint(rd) if cfg.resume and cfg.mode == 'grpo' else None
     log = rd/'rollouts.jsonl'
@@ -649,8 +649,7 @@ def run_rl(cfg:RLConfig, run_dir:str|Path, progress:bool=True)->dict:
                    train_best_gmean=gmean(list({**{t.id: 1.0 for t in train}, **best_so_far(tr_rows)}.values())),
                    held_out_before=step_metrics([r for r in ros if r.split == 'held-out' and r.step == 0]),
                    held_out_after=step_metrics([r for r in ros if r.split == 'held-out' and r.step == max(last, 1)]))
-    atomic_write(rd/'summary.json', json.dumps(summary, indent=1) + '\n')
-    return summary
+    return finish_run(rd, summary)
 
 # %% ../nbs/15_rl.ipynb #04424e47
 def plot_curves(rows:list, # `curves` rows (a run's curves.json)

@@ -225,9 +225,9 @@ def load_program(code:str, name:str):
     return m
 
 class _Worker:
-    def __init__(self, preload):
+    def __init__(self, preload, env=None):
         a, b = socket.socketpair()
-        env = dict(os.environ)
+        env = dict(os.environ if env is None else env)
         root = str(PKG_DIR.parent)
         env['PYTHONPATH'] = os.pathsep.join([root] + [p for p in env.get('PYTHONPATH', '').split(os.pathsep) if p])
         self.proc = __import__('subprocess').Popen(
@@ -241,7 +241,7 @@ class _Worker:
         self.sock.settimeout(None)
     def run(self, job:Job)->Outcome:
         _send(self.sock, {'op': 'run', 'job': job.to_dict()})
-        self.sock.settimeout(job.timeout + 60)   # the worker itself enforces job.timeout; this guards the worker
+        self.sock.settimeout(job.timeout + job.wait + 60)   # the worker itself enforces both; this guards the worker
         try: return Outcome.from_dict(_recv(self.sock))
         finally: self.sock.settimeout(None)
     def alive(self): return self.proc.poll() is None
@@ -256,14 +256,15 @@ class Pool:
     "Warm sandbox workers that run `Job`s in forked, killable children."
     def __init__(self, n:int=1, # number of worker processes
                  preload:tuple=('torch',), # modules each worker imports once, before forking jobs
+                 env:dict|None=None, # the workers' environment (None: this process's), e.g. scrubbed of a cluster's variables
                 ):
         if n < 1: raise ValueError(f"Pool needs n >= 1, got {n}")
-        self.n, self.preload, self._free, self._lock = n, tuple(preload), [], threading.Lock()
+        self.n, self.preload, self.env, self._free, self._lock = n, tuple(preload), env, [], threading.Lock()
         self._all = []
     def _get(self):
         with self._lock:
             if self._free: return self._free.pop()
-        w = _Worker(self.preload)
+        w = _Worker(self.preload, self.env)
         with self._lock: self._all.append(w)
         return w
     def _put(self, w):
@@ -313,6 +314,10 @@ def _demo_job(p:dict):
     if do == 'spawn':   # leave a grandchild process behind, then hang
         import subprocess; subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)']); time.sleep(600)
     if do == 'print': print('noise on stdout'); return 1
+    if do == 'env': return os.environ.get(p['name'])
+    if do == 'kill_parent': os.kill(os.getppid(), signal.SIGKILL); time.sleep(60)   # takes its worker down
+    if do == 'kill_grandparent':   # takes down whatever started its worker (a Ray actor)
+        os.kill(int(open(f'/proc/{os.getppid()}/stat').read().rsplit(')', 1)[1].split()[1]), signal.SIGKILL); time.sleep(60)
     if do == 'malloc': return steady_malloc()
     if do == 'queue':   # spend p['before'] s 'queueing', start the clock, then work p['after'] s
         time.sleep(p['before']); start_clock(); time.sleep(p['after']); return 'done'

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os, sys, json, time, math, collections, shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
-from .core import StageConfig, Candidate, EvalResult, code_hash, new_run_dir, save_config, atomic_write, print_table, seed_everything, counted_speedup
+from .core import StageConfig, Candidate, EvalResult, code_hash, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table, seed_everything, counted_speedup
 
 # %% auto #0
 __all__ = ['KEEP_RULES', 'find_policy', 'load_policy', 'trained_form', 'SelfTrainConfig', 'keep_pairs', 'contrastive_rows',
@@ -164,12 +164,15 @@ def sample_round(model, tok, tasks:list, cfg:SelfTrainConfig, rnd:int, policy:st
     return pairs, counts
 
 def round_report(rnd:int, pairs:list, counts:dict, n_asked:int, kept:list)->dict:
-    "A round's figures: correct fraction, tasks with >= 1 correct, fast_1, new distinct programs kept, failure reasons."
+    "A round's figures: correct fraction, tasks with >= 1 correct, fast_1, gmean sampled speedup (every failure 1.0x), new distinct programs kept, failure reasons."
     from cudal1_nb.rl import speedup_interval, conservative_speedup
+    from cudal1_nb.analysis import gmean
     ok = [(c, r) for c, r in pairs if r.ok]
-    fast = [r for _, r in ok if (iv := speedup_interval(r)) and conservative_speedup(*iv) > 1.0]
+    cons = [conservative_speedup(*iv) if (iv := speedup_interval(r)) else 1.0 for _, r in ok]
     return dict(round=rnd, samples=n_asked, correct=len(ok) / n_asked if n_asked else 0.0, tasks_correct=len({c.task_id for c, _ in ok}),
-                fast_1=len(fast) / n_asked if n_asked else 0.0, new_programs=len(kept), failures=dict(collections.Counter(counts).most_common()))
+                fast_1=sum(s > 1.0 for s in cons) / n_asked if n_asked else 0.0,
+                gmean=round(gmean(cons + [1.0] * (n_asked - len(cons))), 4) if n_asked else None,
+                new_programs=len(kept), failures=dict(collections.Counter(counts).most_common()))
 
 # %% ../nbs/14_selftrain.ipynb #5a824754
 def run_selftrain(cfg:SelfTrainConfig, run_dir:str|Path, progress:bool=True)->dict:
@@ -181,7 +184,7 @@ def run_selftrain(cfg:SelfTrainConfig, run_dir:str|Path, progress:bool=True)->di
     rd = Path(run_dir); rd.mkdir(parents=True, exist_ok=True)
     init = find_policy(cfg.init)
     tasks = split_tasks(load_tasks(cfg.suite, validate=False), cfg.split, cfg.ids)
-    save_config(cfg, rd)
+    start_run('selftrain', cfg, rd)
     seed_everything(cfg.seed)
     dev = cfg.sft_config().resolved_device()
     model, tok, kind = load_policy(init, dev)
@@ -213,5 +216,4 @@ def run_selftrain(cfg:SelfTrainConfig, run_dir:str|Path, progress:bool=True)->di
     atomic_write(rd/'kept.jsonl', ''.join(json.dumps(dict(candidate=c.to_dict(), result=r.to_dict())) + '\n' for c, r in kept))
     summary = dict(init=str(init), tasks=len(tasks), rounds=rounds, kept=len(kept), keep=cfg.keep,
                    stopped_early=len(rounds) < cfg.rounds)
-    atomic_write(rd/'summary.json', json.dumps(summary, indent=1) + '\n')
-    return summary
+    return finish_run(rd, summary)

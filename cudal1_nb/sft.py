@@ -12,7 +12,7 @@ from __future__ import annotations
 import os, sys, json, time, math, collections
 from dataclasses import dataclass
 from pathlib import Path
-from .core import StageConfig, Candidate, EvalResult, code_hash, new_run_dir, save_config, atomic_write, print_table, seed_everything
+from .core import StageConfig, Candidate, EvalResult, code_hash, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table, seed_everything
 
 # %% auto #0
 __all__ = ['CPU_PRECISIONS', 'TINY_CPU_STEPS_PER_S', 'SFTStageConfig', 'cpu_precision_args', 'train_tokenizer', 'tiny_llama',

@@ -274,6 +274,21 @@ def evals(self:Store, task_id:str|None=None, # only this task's
     w, a = _where(task_id=task_id, candidate_id=candidate_id, kind=kind, device=device)
     return [(r['id'], _row_eval(r)) if ids else _row_eval(r) for r in self._q(f'SELECT * FROM evaluations{w} ORDER BY id', a)]
 
+# %% ../nbs/02_store.ipynb #daa45876
+@patch_method
+def measured(self:Store, candidate_ids:list, # the candidates to look up
+             device:str, # the device name the results were measured on (`EvalResult.device`)
+             harness:str|None=None, # only results of this `cudal1_nb.eval.harness_version()` (`meta['harness']`); None: any
+            )->dict:
+    "{candidate id: its latest measured `EvalResult` on `device` (under `harness`)} for the ids that have one."
+    ids, out = list(dict.fromkeys(candidate_ids)), {}
+    for i in range(0, len(ids), 500):   # SQLite's limit on bound parameters
+        part = ids[i:i + 500]
+        for r in self._q(f"SELECT * FROM evaluations WHERE kind='measured' AND device=? AND candidate_id IN ({','.join('?' * len(part))}) ORDER BY id", (device, *part)):
+            e = _row_eval(r)
+            if harness is None or e.meta.get('harness') == harness: out[e.candidate_id] = e
+    return out
+
 # %% ../nbs/02_store.ipynb #c2a51132
 @patch_method
 def _ranked(self:Store, task_id, baseline, device, kinds)->list:

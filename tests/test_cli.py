@@ -28,14 +28,16 @@ def test_store_cli_rejects_bad_file_cleanly(tmp_path, base_dir):
 
 
 def test_run_on_two_tasks(tmp_path, base_dir):
+    "The mini-suite evaluation alone (`--stages evaluate`, what `cudal1 run` was before the training stages)."
     db = tmp_path/'run.sqlite'
-    r = cudal1('run', '-p', 'limit', '2', '-p', 'db', str(db))
+    r = cudal1('run', '--stages', 'evaluate', '-p', 'limit', '2', '-p', 'db', str(db))
     assert r.returncode == 0, r.stdout + r.stderr
-    assert '2/2 tasks valid' in r.stdout
-    runs = list((base_dir/'runs'/'run').iterdir()); assert len(runs) == 1
-    cfg = json.loads((runs[0]/'config.json').read_text())
-    assert cfg['config_class'] == 'RunConfig' and cfg['config']['limit'] == 2 and 'git_sha' in cfg
-    vs = [json.loads(l) for l in (runs[0]/'results.jsonl').read_text().splitlines()]
+    pipes = list((base_dir/'runs'/'pipeline').iterdir()); assert len(pipes) == 1
+    rd = pipes[0]/'1-evaluate'
+    cfg = json.loads((rd/'config.json').read_text())
+    assert cfg['config_class'] == 'SuiteConfig' and cfg['config']['limit'] == 2 and 'git_sha' in cfg
+    summ = json.loads((rd/'summary.json').read_text()); assert (summ['tasks_ok'], summ['tasks']) == (2, 2)
+    vs = [json.loads(l) for l in (rd/'results.jsonl').read_text().splitlines()]
     assert len(vs) >= 6 and all(v['verdict'] == 'ok' and v['speedups']['eager'] > 0 for v in vs)
     con = sqlite3.connect(db)
     assert con.execute('select count(*) from tasks').fetchone()[0] == 2
@@ -45,4 +47,4 @@ def test_run_on_two_tasks(tmp_path, base_dir):
 
 def test_run_rejects_unknown_parameter(base_dir):
     r = cudal1('run', '-p', 'lmit', '2')
-    assert r.returncode == 2 and "unknown parameter(s) ['lmit']" in r.stderr
+    assert r.returncode == 2 and "no stage of this run has a field 'lmit'" in r.stderr

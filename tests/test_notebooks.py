@@ -27,9 +27,9 @@ def test_parameters_tag_survives_nbdev_clean(tmp_path):
 def test_pipeline_notebook_runs_under_papermill(tmp_path, base_dir):
     pm = pytest.importorskip('papermill')
     out = tmp_path/'out.ipynb'
-    pm.execute_notebook(str(ROOT/'nbs'/'10_pipeline.ipynb'), str(out), parameters=dict(levels=[3], limit=1, db=str(tmp_path/'s.sqlite')),
+    pm.execute_notebook(str(ROOT/'nbs'/'10_pipeline.ipynb'), str(out), parameters=dict(params=dict(levels=[3], limit=1, db=str(tmp_path/'s.sqlite'))),
                         cwd=str(ROOT/'nbs'), progress_bar=False, kernel_name='python3')
     nb = json.loads(out.read_text())
     assert [c for c in nb['cells'] if 'injected-parameters' in c['metadata'].get('tags', [])]
-    runs = list((base_dir/'runs'/'run').iterdir())
+    runs = list((base_dir/'runs'/'evaluate').iterdir())
     assert len(runs) == 1 and json.loads((runs[0]/'config.json').read_text())['config']['levels'] == [3]

@@ -1,0 +1,99 @@
+"""`cudal1 run`: the chain of stage notebooks in one pipeline run directory -- layout, the report, validation before
+anything runs, and resume (skip what is complete and intact, redo what is not, continue after a kill -9)."""
+import json, os, signal, subprocess, sys, time
+from pathlib import Path
+import pytest
+from conftest import cudal1, ROOT
+
+pytest.importorskip('papermill'); pytest.importorskip('trl')
+
+TINY = ['-p', 'limit', '2', '-p', 'augment.n', '1', '-p', 'sft.steps', '4', '-p', 'sft.eval_samples', '1', '-p', 'sft.eval_max_new_tokens', '24',
+        '-p', 'tiny_hidden', '64', '-p', 'sft.time_budget_s', '0', '-p', 'selftrain.samples', '1', '-p', 'selftrain.max_new_tokens', '24',
+        '-p', 'selftrain.steps', '2', '-p', 'rl.steps', '1', '-p', 'rl.num_generations', '2', '-p', 'rl.prompts_per_step', '1',
+        '-p', 'rl.max_completion_length', '32', '-p', 'rl.held_out_samples', '1', '-p', 'rl.time_budget_s', '0']
+
+
+def _stderr_lines(p, word): return [l for l in p.stderr.splitlines() if word in l]
+
+
+def test_whole_chain_writes_the_report(tmp_path):
+    "Every stage, tiny sizes: one directory with the plan, the shared store, every stage's complete run and the report."
+    env = dict(CUDAL1_BASE_DIR=str(tmp_path/'base'))
+    pdir = tmp_path/'pipe'
+    p = cudal1('run', '--run-dir', str(pdir), *TINY, env=env, timeout=1200)
+    assert p.returncode == 0, p.stderr[-4000:]
+    state = json.loads((pdir/'pipeline.json').read_text())
+    assert state['chain'] == ['collect', 'augment', 'sft', 'selftrain', 'rl', 'report'] and state['git_sha']
+    assert all(state['stages'][s]['status'] == 'done' for s in state['chain']), state['stages']
+    for i, s in enumerate(state['chain'], 1):
+        assert (pdir/f"{i}-{s}"/'done.json').exists() and (pdir/f"{i}-{s}"/'notebook.ipynb').exists()
+    assert json.loads((pdir/'4-selftrain'/'config.json').read_text())['config']['init'] == str(pdir/'3-sft')
+    assert json.loads((pdir/'6-report'/'config.json').read_text())['config']['pipeline_dir'] == str(pdir)
+    assert (pdir/'pipeline.log').read_text().count(': done in') == 6
+    html = (pdir/'report.html').read_text()
+    assert 'Best program per task' in html and 'plotly' in html
+    rep = json.loads((pdir/'6-report'/'report.json').read_text())
+    assert {r['stage'] for r in rep['programs']} >= {'minibench', 'augment'} and rep['headline']['train']['tasks'] >= 2
+    assert 'report: ' + str(pdir/'report.html') in p.stdout
+    import sqlite3
+    stages = dict(sqlite3.connect(pdir/'store.sqlite').execute('select stage, count(*) from candidates group by stage').fetchall())
+    assert stages.get('minibench', 0) >= 2 and stages.get('augment', 0) >= 1, stages
+
+
+def test_bad_value_is_refused_before_anything_runs(tmp_path):
+    env = dict(CUDAL1_BASE_DIR=str(tmp_path/'base'))
+    for args, msg in ((['-p', 'rl.tau', '-1'], 'stage rl:'), (['-p', 'sft.lmit', '2'], "no stage of this run has a field 'lmit'"),
+                      (['--stages', 'collect,nosuch'], 'unknown stage(s)')):
+        p = cudal1('run', *args, env=env)
+        assert p.returncode == 2 and msg in p.stderr, (args, p.stderr[-2000:])
+    assert not (tmp_path/'base'/'runs').exists()      # nothing was started, no directory left behind
+
+
+def test_resume_skips_what_is_intact_and_redoes_the_rest(tmp_path):
+    env = dict(CUDAL1_BASE_DIR=str(tmp_path/'base'))
+    pdir = tmp_path/'pipe'
+    args = ('run', '--stages', 'collect,augment', '--run-dir', str(pdir), '-p', 'limit', '2', '-p', 'augment.n', '1')
+    p = cudal1(*args, env=env); assert p.returncode == 0, p.stderr[-3000:]
+    first = json.loads((pdir/'2-augment'/'summary.json').read_text())
+    p = cudal1(*args, env=env); assert p.returncode == 0, p.stderr[-3000:]
+    assert len(_stderr_lines(p, 'skipped')) == 2, p.stderr[-2000:]
+    with open(pdir/'2-augment'/'augmented.jsonl', 'a') as f: f.write('\n')          # an output changed after the run finished
+    p = cudal1(*args, env=env); assert p.returncode == 0, p.stderr[-3000:]
+    assert _stderr_lines(p, '[1/2] collect: complete') and _stderr_lines(p, '[2/2] augment: running'), p.stderr[-2000:]
+    assert json.loads((pdir/'2-augment'/'summary.json').read_text())['rewrites'] == first['rewrites']
+    p = cudal1(*args[:-3], '-p', 'augment.n', '2', env=env); assert p.returncode == 0, p.stderr[-3000:]   # a changed config: redone
+    assert _stderr_lines(p, '[2/2] augment: running') and json.loads((pdir/'2-augment'/'config.json').read_text())['config']['n'] == 2
+
+
+def test_killed_run_resumes_and_nothing_half_written_counts(tmp_path):
+    "kill -9 of the whole process group while the second stage runs; the same command then finishes the run."
+    env = {**os.environ, 'CUDAL1_BASE_DIR': str(tmp_path/'base')}
+    pdir = tmp_path/'pipe'
+    args = [str(Path(sys.executable).parent/'cudal1'), 'run', '--stages', 'collect,augment,sft', '--run-dir', str(pdir), '-p', 'limit', '2',
+            '-p', 'augment.n', '1', '-p', 'sft.steps', '4', '-p', 'sft.eval_samples', '0', '-p', 'tiny_hidden', '64', '-p', 'sft.time_budget_s', '0']
+    proc = subprocess.Popen(args, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    t0 = time.time()
+    while not (pdir/'2-augment'/'config.json').exists():
+        assert proc.poll() is None and time.time() - t0 < 600, 'the run ended before the second stage started'
+        time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGKILL); proc.wait()
+    assert (pdir/'1-collect'/'done.json').exists() and not (pdir/'2-augment'/'done.json').exists()
+    state = json.loads((pdir/'pipeline.json').read_text())
+    assert state['stages']['collect']['status'] == 'done' and state['stages']['augment']['status'] == 'running'
+    from cudal1_nb.core import run_problem
+    problem = run_problem(pdir/'1-collect')
+    p = subprocess.run(args, env=env, cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert _stderr_lines(p, '[1/3] collect: complete') and _stderr_lines(p, '[2/3] augment: running') and _stderr_lines(p, '[3/3] sft: done'), \
+        ''.join(l + '\n' for l in p.stderr.splitlines() if l.startswith('[')) + f"\nbefore the resume: {problem!r}"
+    assert all((pdir/d/'done.json').exists() for d in ('1-collect', '2-augment', '3-sft'))
+
+
+def test_failed_stage_names_the_cell(tmp_path):
+    env = dict(CUDAL1_BASE_DIR=str(tmp_path/'base'))
+    pdir = tmp_path/'pipe'
+    p = cudal1('run', '--stages', 'sft', '--run-dir', str(pdir), '-p', 'dataset', str(tmp_path/'nothing'), env=env, timeout=300)
+    assert p.returncode == 1 and 'failed in cell' in p.stderr and 'no saved dataset' in p.stderr, p.stderr[-2000:]
+    f = json.loads((pdir/'1-sft'/'failed.json').read_text())
+    assert f['stage'] == 'sft' and f['cell'] and 'no saved dataset' in f['message']
+    assert not (pdir/'1-sft'/'done.json').exists() and json.loads((pdir/'pipeline.json').read_text())['stages']['sft']['status'] == 'failed'

@@ -1,0 +1,84 @@
+"""The Ray executor on a local Ray cluster on the CPU: the mini-suite gives the same verdicts as through the local pool;
+a candidate that kills the Ray worker running it is that candidate's error and the campaign goes on."""
+import os, pytest
+from collections import defaultdict
+ray = pytest.importorskip('ray')
+from cudal1_nb.core import Candidate
+from cudal1_nb.eval import EvalConfig, evaluate_many
+from cudal1_nb.executor import RayExecutor, _KEPT
+from cudal1_nb.minibench import minibench_tasks, minibench_variants
+from cudal1_nb.cheats import cheat_suite, meets
+
+CHEAP = dict(timeout=120, budget_s=0.1, min_trials=5, workers=2)   # the cheat suite's settings, a shorter budget
+
+@pytest.fixture(scope='module')
+def cluster():
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    yield
+    for ex in list(_KEPT.values()): ex.close(force=True)
+    _KEPT.clear(); ray.shutdown()
+
+def _bad(good):
+    "Candidates the harness rejects, one per usual failure."
+    inner = good.replace('class ModelNew', 'class _Inner')
+    return dict(
+        wrong=inner + '\nclass ModelNew(_Inner):\n    def forward(self, *a):\n        return super().forward(*a) + 0.1\n',
+        crash='import os\nimport torch.nn as nn\nclass ModelNew(nn.Module):\n    def __init__(self, *a):\n        super().__init__()\n    def forward(self, *a):\n        os.abort()\n',
+        exits='import os\nos._exit(0)\n',
+        noclass='x = 1\n',
+    )
+
+# cheat-suite programs (data/cheats) that exercise the dynamic checks in the sandbox child: tamper, threads, deferred work,
+# input mutation, timed-output mismatch, precision, reused outputs, and honest controls
+CHEATS = ('C10_half_precision', 'C11_zeros', 'C13_mode_detection', 'C6_zero_inputs', 'P1_exit', 'P7_judge_manipulation',
+          'T2_thread', 'T4_patch_clock', 'T6_call_counting', 'control_reused_output', 'control_constant_shortcut')
+
+def _items():
+    out = []
+    for i, t in enumerate(minibench_tasks()[:3]):
+        vs = [v for v in minibench_variants(t) if not v.meta['cpp']][:2]
+        out.append((t, vs + ([Candidate(t.id, c, name=k) for k, c in _bad(vs[0].code).items()] if i == 0 else [])))
+    by = defaultdict(list)
+    for c in cheat_suite('cpu'):
+        if c.cand.name in CHEATS: by[c.task.id].append(c)
+    return out + [(cs[0].task, [c.cand for c in cs]) for cs in by.values()], [c for cs in by.values() for c in cs]
+
+def _verdicts(res): return [[r.verdict for r in rs] for rs in res]
+
+def test_ray_same_verdicts_as_local(cluster):
+    "Mini-suite variants, failures and cheats through EvalConfig(executor='ray') (what the audit and the RL reward use) and through the local pool."
+    items, cheats = _items()
+    local = evaluate_many(items, cfg=EvalConfig(**CHEAP))
+    remote = evaluate_many(items, cfg=EvalConfig(**CHEAP, executor='ray'))
+    assert _verdicts(remote) == _verdicts(local), (_verdicts(remote), _verdicts(local))
+    assert {r.meta['executor'] for rs in remote for r in rs} == {'ray'} and {r.meta['executor'] for rs in local for r in rs} == {'local'}
+    v = {c.name: r for c, r in zip(items[0][1], remote[0])}
+    assert [v[c.name].verdict for c in items[0][1][:2]] == ['ok', 'ok']
+    assert {k: v[k].verdict for k in _bad('')} == dict(wrong='incorrect', crash='error', exits='error', noclass='error'), {k: (v[k].verdict, v[k].reason) for k in _bad('')}
+    assert 'SIGABRT' in v['crash'].reason
+    got = {c.name: r for (_, cs), rs in zip(items, remote) for c, r in zip(cs, rs)}
+    missed = {c.cand.name: (got[c.cand.name].verdict, got[c.cand.name].flags, c.expect['strict']) for c in cheats if not meets(got[c.cand.name], c.expect['strict'])}
+    assert len(cheats) == len(CHEATS) and not missed, missed   # every cheat caught as its header says, through Ray
+    again = evaluate_many(items[1:2], cfg=EvalConfig(**CHEAP, executor='ray'))   # the kept executor serves the next call (the RL reward's next batch)
+    assert _verdicts(again) == _verdicts(remote[1:2]) == [['ok', 'ok']]
+
+KILLS_ACTOR = ('import os, signal, time\nimport torch.nn as nn\n'
+               'def _gp():\n    return int(open(f"/proc/{os.getppid()}/stat").read().rsplit(")", 1)[1].split()[1])\n'
+               'class ModelNew(nn.Module):\n    def __init__(self, *a):\n        super().__init__()\n'
+               '    def forward(self, *a):\n        g = _gp()\n'
+               '        if "ray::" in open(f"/proc/{g}/cmdline").read(): os.kill(g, signal.SIGKILL)   # only ever a Ray worker\n'
+               '        time.sleep(30)\n')
+
+def test_ray_worker_lost(cluster):
+    "A candidate that kills the Ray actor driving its sandbox (as a node that disappears would): that candidate's error, the others measured."
+    t = minibench_tasks()[0]
+    vs = [v for v in minibench_variants(t) if not v.meta['cpp']][:2]
+    cands = [vs[0], Candidate(t.id, KILLS_ACTOR, name='kills_actor'), vs[1]]
+    for ex in list(_KEPT.values()): ex.close(force=True)   # free the CPUs the kept executor's actors hold
+    _KEPT.clear()
+    with RayExecutor('cpu', n=2) as rx:
+        res = evaluate_many([(t, cands)], cfg=EvalConfig(**CHEAP), pool=rx)[0]
+        assert [r.verdict for r in res] == ['ok', 'error', 'ok'], [r.reason for r in res]
+        assert 'Ray worker lost' in res[1].reason, res[1].reason
+        res = evaluate_many([(t, vs)], cfg=EvalConfig(**CHEAP), pool=rx)[0]   # the replaced actor works
+        assert [r.verdict for r in res] == ['ok', 'ok']
