@@ -61,7 +61,7 @@ EMBEDDED = dict(
     rl=dict(time_budget_s=150.0, steps=1000, num_generations=4, prompts_per_step=4, temperature=0.5, learning_rate=5e-4,
             max_completion_length=768, held_out_samples=1),
 )
-EMBEDDED_SECONDS = dict(evaluate=150, collect=120, augment=120, sft=300, selftrain=150, rl=240, report=30)
+EMBEDDED_SECONDS = dict(evaluate=150, collect=311, augment=163, sft=309, selftrain=169, rl=219, report=3)
 PROFILES = dict(embedded=EMBEDDED, none={})
 
 # %% ../nbs/10_pipeline.ipynb #d881be4e
