@@ -1237,7 +1237,7 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
                 r = EvalResult(c.id, t.id, 'error', False, reason=_one_line(f"judge could not read the outputs: {type(e).__name__}: {e}"), device=name, env=_env(device))
             if (h := code_hash(c.code)) in cfut and cfut[h].done():   # how long its build took (cached builds: seconds)
                 r.meta['build_s'] = round(cfut[h].result().seconds, 1)
-            r.meta.update(harness=harness_version(), executor=ex.kind)
+            r.meta.update(harness_version=harness_version(), executor=ex.kind)   # not 'harness': the policy keeps the harness's own verdict there
             if store is not None: r = _record(store, c, r)
             results[ti][ci] = r
             if on_result: on_result(ti, ci, r)

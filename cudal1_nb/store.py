@@ -278,7 +278,7 @@ def evals(self:Store, task_id:str|None=None, # only this task's
 @patch_method
 def measured(self:Store, candidate_ids:list, # the candidates to look up
              device:str, # the device name the results were measured on (`EvalResult.device`)
-             harness:str|None=None, # only results of this `cudal1_nb.eval.harness_version()` (`meta['harness']`); None: any
+             harness:str|None=None, # only results of this `cudal1_nb.eval.harness_version()` (`meta['harness_version']`); None: any
             )->dict:
     "{candidate id: its latest measured `EvalResult` on `device` (under `harness`)} for the ids that have one."
     ids, out = list(dict.fromkeys(candidate_ids)), {}
@@ -286,7 +286,7 @@ def measured(self:Store, candidate_ids:list, # the candidates to look up
         part = ids[i:i + 500]
         for r in self._q(f"SELECT * FROM evaluations WHERE kind='measured' AND device=? AND candidate_id IN ({','.join('?' * len(part))}) ORDER BY id", (device, *part)):
             e = _row_eval(r)
-            if harness is None or e.meta.get('harness') == harness: out[e.candidate_id] = e
+            if harness is None or e.meta.get('harness_version') == harness: out[e.candidate_id] = e
     return out
 
 # %% ../nbs/02_store.ipynb #c2a51132
