@@ -112,8 +112,7 @@ def build_report(cfg:ReportConfig)->dict:
         tb = [r for r in best if r['split'] == split and (r['rank'] or 1) == 1]
         head[split] = dict(tasks=len(tb), tasks_solved=sum(r['speedup'] is not None for r in tb),
                            best_gmean=round(gmean([r['speedup'] or 1.0 for r in tb]), 3) if tb else None)   # a task with no correct program counts 1.0x
-    rls = next((json.loads((Path(state['stages']['rl']['run_dir'])/'summary.json').read_text()) for _ in [0]
-                if rl and (rl/'summary.json').exists()), None)
+    rls = json.loads((rl/'summary.json').read_text()) if rl and (rl/'summary.json').exists() else None
     if rls: head['rl'] = {k: dict(correct=round(rls[k].get('correct', 0), 3), gmean=round(rls[k].get('gmean') or 1.0, 3))
                           for k in ('train_first', 'train_last', 'held_out_before', 'held_out_after') if rls.get(k)}
     return dict(pipeline_dir=str(pdir), git_sha=state.get('git_sha'), stages=stages, programs=progs, best=best, curves=curves, headline=head,
