@@ -10,25 +10,32 @@ acquisition to the last release, the device-work total, the share of the span it
 time split: compiles (`meta.build_s`, on the cores the timing leaves free, in parallel with it), reference jobs under
 the lock, and the candidate jobs' phases under it (`meta.phase_s`: reference outputs and the clean timing, import and
 construction, the correctness checks, warm-up, the paired timing, the post timing). Import and construction include
-any extension build the program does there, which runs with the lock let go (`meta.build_free_s`)."""
+any extension build the program does there, which runs with the lock let go (`meta.build_free_s`).
+
+Since jobs hold the lock shared for untimed device work and exclusively for timing (`meta.holds`, `meta.ref_holds`:
+`[kind, start, seconds]` per hold), the serial part of the run is the exclusive holds: it prints them and the shared
+holds apart (results of older runs have one exclusive hold per job, from `lock_at`/`locked_s`)."""
 import argparse, statistics, sys
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
 from cudal1_nb.store import read_evals
 
 
-def holds(rows):
-    "(start, seconds, label) of every lock hold recorded in the results."
+def holds(rows, kind:str|None='ex'):
+    "(start, seconds, label) of every lock hold of `kind` ('ex', 'sh', None: both) recorded in the results."
     out = []
     for r in rows:
         m = r.get('meta') or {}
-        for at, s, what in ((m.get('lock_at'), m.get('locked_s'), 'candidate'), (m.get('ref_lock_at'), m.get('ref_locked_s'), 'reference')):
-            if at is not None and s is not None: out.append((float(at), float(s), f"{r['task_id']} {what}"))
+        for hs, at, s, what in ((m.get('holds'), m.get('lock_at'), m.get('locked_s'), 'candidate'),
+                                (m.get('ref_holds'), m.get('ref_lock_at'), m.get('ref_locked_s'), 'reference')):
+            if hs is None: hs = [['ex', at, s]] if at is not None and s is not None else []   # an older run: one exclusive hold
+            out += [(float(a), float(sec), f"{r['task_id']} {what} ({k})") for k, a, sec in hs if kind in (None, k) and sec is not None]
     return sorted(out)
 
 
-PHASES = (('reference outputs + clean timing', ('reference',)), ('import + construct', ('import', 'construct')),
-          ('checks (secret seeds)', ('check',)), ('warm-up', ('warmup',)), ('paired timing', ('time',)), ('post timing', ('post',)))
+PHASES = (('reference outputs + warm-up', ('reference',)), ('import + construct', ('import', 'construct')),
+          ('checks (secret seeds)', ('check',)), ('clean timing', ('clean',)), ('warm-up', ('warmup',)), ('paired timing', ('time',)),
+          ('post timing', ('post',)))
 
 
 def split(rows)->list:
@@ -39,8 +46,10 @@ def split(rows)->list:
            ('reference jobs under the lock', sum(m.get('ref_locked_s') or 0 for m in ms), sum(m.get('ref_locked_s') is not None for m in ms)),
            ('candidate jobs under the lock', sum(m.get('locked_s') or 0 for m in ms), sum(m.get('locked_s') is not None for m in ms))]
     ph = [(m, m['phase_s']) for m in ms if m.get('phase_s') and m.get('locked_s') is not None]
+    shared = any(m.get('holds') for m, _ in ph)   # phases of jobs that hold the lock shared, then exclusive: wall seconds, waits included
+    if shared: out.append(("candidate jobs' phases (wall seconds, each including its wait for the lock):", None, len(ph)))
     for what, keys in PHASES:
-        if keys == ('reference',):   # its clock starts before the lock is taken: the part under the lock is what the others leave
+        if keys == ('reference',) and not shared:   # its clock starts before the lock is taken: the part under the lock is what the others leave
             sec = sum(m['locked_s'] + (m.get('build_free_s') or 0) - sum(v for k, v in p.items() if k != 'reference') for m, p in ph)
         else: sec = sum(sum(p.get(k, 0) for k in keys) for _, p in ph)
         out.append((f"  {what}", sec, len(ph)))
@@ -53,21 +62,22 @@ def main(argv=None):
     o = ap.parse_args(argv)
     try: rows = read_evals(o.evals)
     except ValueError as e: sys.exit(str(e))
-    h = holds(rows)
+    h, sh = holds(rows), holds(rows, 'sh')
     if not h: sys.exit(f"{o.evals}: no result records when it held the device lock (meta.lock_at); audits before this field can't be laid out")
-    span = max(a + s for a, s, _ in h) - h[0][0]
+    span = max(a + s for a, s, _ in h + sh) - min(a for a, _, _ in h + sh)
     work = sum(s for _, s, _ in h)
     gaps = [b[0] - (a[0] + a[1]) for a, b in zip(h, h[1:])]
-    print(f"{len(rows)} results, {len(h)} lock holds over {span:.0f} s (first acquisition to last release of work)")
-    print(f"device work under the lock: {work:.0f} s = {work / span:.0%} of the span")
+    print(f"{len(rows)} results, {len(h)} exclusive and {len(sh)} shared lock holds over {span:.0f} s (first acquisition to last release)")
+    print(f"timing under the exclusive lock (serial): {work:.0f} s = {work / span:.0%} of the span")
+    if sh: print(f"untimed device work under the shared lock (jobs at once): {sum(s for _, s, _ in sh):.0f} s summed over jobs")
     if gaps:
-        print(f"between holds: median {statistics.median(gaps):.2f} s, total {sum(gaps):.0f} s "
-              f"(teardown of the holder's process, or no job ready); longest {max(gaps):.1f} s")
+        print(f"between exclusive holds: median {statistics.median(gaps):.2f} s, total {sum(gaps):.0f} s "
+              f"(teardown of the holder's process, shared work, or no job ready); longest {max(gaps):.1f} s")
     print("time split (seconds; the lock's holds are serial, compiles overlap them):")
-    for what, sec, n in split(rows): print(f"  {what:52s} {sec:8.1f} s  (n={n})")
+    for what, sec, n in split(rows): print(f"  {what}" if sec is None else f"  {what:52s} {sec:8.1f} s  (n={n})")
     print("longest holds:")
-    for at, s, what in sorted(h, key=lambda x: -x[1])[:o.top]:
-        print(f"  {s:7.2f} s  at +{at - h[0][0]:5.0f} s  {what}")
+    for at, s, what in sorted(h + sh, key=lambda x: -x[1])[:o.top]:
+        print(f"  {s:7.2f} s  at +{at - min(a for a, _, _ in h + sh):5.0f} s  {what}")
 
 
 if __name__ == '__main__': main()

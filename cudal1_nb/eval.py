@@ -42,7 +42,7 @@ class EvalConfig(StageConfig):
     budget_s: float = 4.0       # seconds of timed calls per candidate (per side) before stopping anyway
     timeout: float = 300.0      # seconds per candidate job (compile excluded)
     compile_timeout: float = 900.0  # seconds per compile job
-    workers: int = 0            # concurrent jobs (0: all cores on CPU, min(cores, 4) on CUDA)
+    workers: int = 0            # concurrent jobs (0: all cores on CPU, min(cores, 8) on CUDA)
     drift_tol: float = 0.0      # reference slower/faster by more than this (and beyond its CI) after the candidate's import, backend flags restored: 'ref_drift' (0: 10 % on CUDA, 15 % on the noisier CPU)
     max_out_elems: int = 1 << 24  # outputs larger than this are compared on a secret random sample of elements
     policy: str = 'strict'      # the anti-cheat policy (`cudal1_nb.policy.POLICIES`): which flags make the verdict `cheat`
@@ -309,32 +309,74 @@ def _check_guard(snap:dict):
     bad = [k for k, (v, code) in snap.items() if not _same(now.get(k), v, code)]
     if bad: raise _Tampered(', '.join(bad))
 
-class _DeviceLock:
-    """The run's device lock (a file lock shared by all its jobs): one job at a time uses the device.
+def _flock(path:str, # the lock file
+           kind:str, # 'ex' (exclusive) or 'sh' (shared)
+          ):
+    """An open file holding `kind` of the lock at `path` (released when it is closed, or its process exits).
 
-    A job takes it before its first device work (on CUDA: before its context exists; on the CPU: at its start) and keeps
-    it until its process has exited -- the lock file closes with the process, after the context's teardown -- so no
-    other job's context creation, copies, kernels or teardown overlap a timing. `released()` lets go of it for a while
-    (on CUDA, while torch builds a candidate's extension: compilers use no GPU) and counts that time in `free_s`."""
-    f = None
+    The holds come in windows: a shared request joins the shared holders at once (or takes an idle lock); one that
+    finds the lock held exclusively queues at a gate file beside it, behind the jobs waiting to time, which take the
+    gate one at a time and keep it until the shared holders have drained. So shared work -- many jobs at once --
+    gathers into one window, then the timings waiting for it run back to back, and neither side starves: a window
+    of shared holds ends when its jobs, each with bounded work, have all moved on to wait for a timing."""
+    import fcntl
+    f = open(path, 'a+')
+    try:
+        if kind == 'sh':
+            try: fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB); return f
+            except BlockingIOError: pass
+        with open(path + '.gate', 'a+') as g:
+            fcntl.flock(g, fcntl.LOCK_EX)   # let go when `g` closes: after the lock below is ours
+            fcntl.flock(f, fcntl.LOCK_EX if kind == 'ex' else fcntl.LOCK_SH)
+    except BaseException: f.close(); raise
+    return f
+
+class _DeviceLock:
+    """The run's device lock (a file lock shared by all its jobs on a device, `device_lock`).
+
+    On CUDA a job holds it in one of two ways: *shared* for device work that is not timed -- the reference's outputs,
+    the candidate's import, construction and correctness checks -- which several jobs do at once, and *exclusive* for
+    timing: no other job's context creation, copies, kernels or teardown overlap a timing. A candidate job holds it
+    shared (the reference's outputs), exclusive (the reference's clean time, before any candidate code is loaded: a
+    candidate that slows the reference down from its import shows as drift), shared (the candidate's import,
+    construction and checks), exclusive (the timing, until the process exits); `_flock` orders the holds of many jobs. A job takes its first hold
+    before its CUDA context exists and keeps its last one until its process has exited (the lock file closes with the
+    process, after the context's teardown). Between two holds the job's GPU work is finished (synchronised), so nothing
+    of it runs into another job's timing. `released()` lets go for a while (while torch builds a candidate's extension:
+    compilers use no GPU) and counts that time in `free_s`. On the CPU a job holds it exclusively from its start: even
+    its preparation would compete with another's timing. `holds` lists `[kind, start, seconds]` of every hold, for the
+    run's timeline (`benchmarks/audit_timeline.py`)."""
+    f, kind = None, None
     def __init__(self, path, device='cuda'):
-        self.path, self.free_s = path, 0.0
-        if device == 'cpu': self.acquire()   # on the CPU even a job's preparation would compete with another's timing
-    def acquire(self):
-        import fcntl
+        self.path, self.device, self.free_s, self.holds, self._t = path, device, 0.0, [], 0.0
+        if device == 'cpu': self.acquire('ex')
+    def acquire(self, kind:str='ex'):
+        "Hold the lock as `kind` ('ex' or 'sh'; on the CPU always 'ex'), letting go of a hold of the other kind first."
+        if kind not in ('ex', 'sh'): raise ValueError(f"lock kind must be 'ex' or 'sh', got {kind!r}")
+        if self.device == 'cpu': kind = 'ex'
+        if _DeviceLock.f is not None and _DeviceLock.kind != kind: self.release()
         if _DeviceLock.f is None:
-            _DeviceLock.f = open(self.path, 'a+'); fcntl.flock(_DeviceLock.f, fcntl.LOCK_EX)
+            _DeviceLock.f, _DeviceLock.kind, self._t = _flock(self.path, kind), kind, time.time()
+            self.holds.append([kind, round(self._t, 3), None])
         start_clock()   # the job's time limit counts from the first time it holds the lock, not while it queued
         return self
     def release(self):
-        import fcntl
-        if _DeviceLock.f is not None: fcntl.flock(_DeviceLock.f, fcntl.LOCK_UN); _DeviceLock.f.close(); _DeviceLock.f = None
+        if _DeviceLock.f is None: return
+        if self.device == 'cuda':   # none of this job's GPU work may still run when another job takes its turn
+            import torch
+            if torch.cuda.is_initialized(): torch.cuda.synchronize()
+        _DeviceLock.f.close(); _DeviceLock.f = _DeviceLock.kind = None
+        self.holds[-1][2] = round(time.time() - self._t, 3)
+    def timeline(self)->list:
+        "`holds` with the current hold's seconds so far (the job's work under it ends now)."
+        return [[k, a, s if s is not None else round(time.time() - self._t, 3)] for k, a, s in self.holds]
     @contextlib.contextmanager
     def released(self):
         if _DeviceLock.f is None: yield; return
-        t = time.time(); self.release()
+        t, kind = time.time(), _DeviceLock.kind
+        self.release()
         try: yield
-        finally: self.acquire(); self.free_s += time.time() - t
+        finally: self.acquire(kind); self.free_s += time.time() - t
 
 def _host_out(out, idx_seed:int, max_elems:int):
     "A CPU copy of an output for the judge; huge outputs as a secret random sample of elements."
@@ -686,17 +728,17 @@ def ref_job(p:dict)->dict:
     lock = _DeviceLock(p['lock'], p['device'])
     mod = load_program(p['ref'], 'reference')
     model = _build(mod, 'Model', mod.get_init_inputs(), p['init_seed'])   # on the CPU, before the lock
-    lock.acquire()   # held until this process has exited (see `_DeviceLock`)
+    lock.acquire('sh')   # the outputs: shared; the baselines' timing: exclusive (see `_DeviceLock`)
     t_lock = time.time()
     dev = _setup(p)
     saves = {}
-    res = _ref_locked(p, torch, copy, dev, mod, model.to(dev), saves)
+    res = _ref_locked(p, torch, copy, dev, mod, model.to(dev), saves, lock)
     _save_outs(saves)
-    res['locked_s'], res['lock_at'] = round(time.time() - t_lock, 3), round(t_lock, 3)
+    res['locked_s'], res['lock_at'], res['holds'] = round(time.time() - t_lock, 3), round(t_lock, 3), lock.timeline()
     return res
 
-def _ref_locked(p, torch, copy, dev, mod, model, saves):
-    "The device work of `ref_job`, under the run's lock."
+def _ref_locked(p, torch, copy, dev, mod, model, saves, lock=None):
+    "The device work of `ref_job`, under the run's lock (shared; `lock` is taken exclusively for the baselines' timing)."
     res, outdir = dict(outs=[], fp64=None, timings={}, notes=[]), p['out_dir']
     m64 = mtuned = None
     # the float32 outputs come from the reference as torch runs it by default (cuDNN may use TF32 for convolutions), and
@@ -738,6 +780,7 @@ def _ref_locked(p, torch, copy, dev, mod, model, saves):
         cfg = p['timing']
         extra = [b for b in p['baselines'] if b != 'eager' and (dev.type == 'cuda' or b in ('torch_compile', 'torch_compile_ro'))]
         if extra:
+            if lock is not None: lock.acquire('ex')
             timer, xs0 = _Timer(dev), _inputs(mod, p['seeds'][0], dev)
             for b in extra:
                 try:
@@ -786,7 +829,7 @@ def cand_job(p:dict)->dict:
     # it -- has had exactly the candidate's calls in the same order, as a stateful model (an RNN keeping its hidden state) needs
     try: ref_side = copy.deepcopy(ref)
     except Exception as e: ref_side = ref; res['notes'] = [_one_line(f"no copy of the reference ({type(e).__name__}); a stateful reference would see extra calls")]
-    lock.acquire()   # held until this process has exited (see `_DeviceLock`)
+    lock.acquire('sh')   # shared for untimed device work, exclusive for timing; the last hold lasts until this process exits (see `_DeviceLock`)
     t_lock = time.time()
     res['lock_at'] = round(t_lock, 3)   # for the run's timeline (benchmarks/audit_timeline.py)
     dev = _setup(p)
@@ -799,6 +842,7 @@ def cand_job(p:dict)->dict:
         if p.get('ref_dir'):   # a folded job: the reference outputs too, made first (a stateful model's first calls, as the candidate's are)
             res['ref'] = _ref_locked(dict(p, out_dir=p['ref_dir'], baselines=['eager']), torch, copy, dev, ref_mod, ref, saves)
             _save_outs(saves); saves.clear()   # on disk before any candidate code runs, not in memory it could search (C8)
+        lock.acquire('ex')
         with torch.no_grad():   # 1. the clean reference time
             timer = _Timer(dev)
             ref_side = ref_side.to(dev)
@@ -816,6 +860,7 @@ def cand_job(p:dict)->dict:
     # (it writes its sources anew, or builds in its first call) does so without the lock, off the timing cores: the lock
     # is let go inside torch's build function only, never while the candidate's own code runs
     _phase(res, 'import')
+    lock.acquire('sh')   # the candidate's import, construction and checks: untimed, beside other jobs' untimed work
     @contextlib.contextmanager
     def building():   # a build's time is not the candidate's call's (and on CUDA it runs without the device lock)
         with dog.paused(), (lock.released() if dev.type == 'cuda' else contextlib.nullcontext()): yield
@@ -831,14 +876,14 @@ def cand_job(p:dict)->dict:
         cand = _build(cmod, 'ModelNew', init, p['init_seed']).to(dev)
         dog.disarm()
         _check_guard(snap)
-        res = _cand_locked(p, torch, dev, cfg, res, ref_mod, cand, ref, ref_side, timer, mk, side, flags0, saves, snap, dog, ref_ms)
+        res = _cand_locked(p, torch, dev, cfg, res, ref_mod, cand, ref, ref_side, timer, mk, side, flags0, saves, snap, dog, ref_ms, lock)
     except _Tampered as e:   # nothing it measured or returned counts
-        return dict(res, tamper=str(e), locked_s=round(time.time() - t_lock - lock.free_s, 3))
+        return dict(res, tamper=str(e), locked_s=round(time.time() - t_lock - lock.free_s, 3), holds=lock.timeline())
     finally:
         res['threads'] = list(watch.started)
         if timer.cuda: res['persist_l2'] = timer.l2.seen
     _save_outs(saves)
-    res['locked_s'], res['build_free_s'] = round(time.time() - t_lock - lock.free_s, 3), round(lock.free_s, 3)
+    res['locked_s'], res['build_free_s'], res['holds'] = round(time.time() - t_lock - lock.free_s, 3), round(lock.free_s, 3), lock.timeline()
     return res
 
 def _set_flags(d:dict):
@@ -853,8 +898,8 @@ def _set_flags(d:dict):
     b.cuda.matmul.allow_fp16_reduced_precision_reduction = d['fp16_reduced']
     b.cuda.matmul.allow_bf16_reduced_precision_reduction = d['bf16_reduced']
 
-def _cand_locked(p, torch, dev, cfg, res, ref_mod, cand, ref, ref_side, timer, mk, side, flags0, saves, snap, dog, ref_ms):
-    "The device work of `cand_job` after the import, under the run's lock so no other job's work disturbs the timings."
+def _cand_locked(p, torch, dev, cfg, res, ref_mod, cand, ref, ref_side, timer, mk, side, flags0, saves, snap, dog, ref_ms, lock):
+    "The device work of `cand_job` after the import: the checks under the run's lock shared, the timing under it exclusive, so no other job's work disturbs the timings."
     _phase(res, 'check')
     fp = _Fingerprint(p['idx_seeds'][0], p['max_out_elems'])
     res['reused'], alive = [], []   # earlier outputs are kept alive, so memory they share with a later one is the candidate's own reuse
@@ -895,6 +940,7 @@ def _cand_locked(p, torch, dev, cfg, res, ref_mod, cand, ref, ref_side, timer, m
         gs = [None, None]   # the guard bands of each side's last sample (the candidate's are checked)
         hooks = dict(before=[to_cand, to_ref], after=[from_cand, from_ref], prep=[_banded(gs, 0), _banded(gs, 1)])
         _phase(res, 'warmup')
+        lock.acquire('ex')
         _warm([cand, ref], mk, cfg, timer.sync, n=n, **hooks)
         _phase(res, 'time')
         def check(k, outs, fps):
@@ -1068,7 +1114,7 @@ def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:
     base['meta']['speedup_ci'] = {b: [round(math.exp(lo), 4), round(math.exp(hi), 4)] for b, (lo, hi) in ci.items() if speed.get(b) and math.isfinite(lo) and math.isfinite(hi)}
     if not rv.get('fp64'): flags.append('fp32_reference')
     meta = dict(base['meta'], max_abs_err=max(errs) if errs else 0.0, ref_drift=round(paired.median_ms / clean.median_ms - 1, 4) if clean.median_ms > 0 else 0.0, calls_per_sample=v.get('calls'), phase_s=v.get('phase_s'), ref_notes=rv.get('notes', []) + v.get('notes', []),
-                timed_checked=v.get('timed_checked', 0), changed=v.get('changed', {}), locked_s=v.get('locked_s'), lock_at=v.get('lock_at'), ref_locked_s=rv.get('locked_s'), ref_lock_at=rv.get('lock_at'), build_free_s=v.get('build_free_s'), job_s=cand_out.seconds,
+                timed_checked=v.get('timed_checked', 0), changed=v.get('changed', {}), locked_s=v.get('locked_s'), lock_at=v.get('lock_at'), ref_locked_s=rv.get('locked_s'), ref_lock_at=rv.get('lock_at'), holds=v.get('holds'), ref_holds=rv.get('holds'), build_free_s=v.get('build_free_s'), job_s=cand_out.seconds,
                 ref_job_s=ref_out.seconds)
     base['meta'] = meta
     why = f"correct on {len(errs)} seeds and {v.get('timed_checked', 0)} timed calls; eager {speed['eager']:.3g}x" if speed['eager'] else 'correct'
@@ -1085,8 +1131,7 @@ WAIT_S = 7 * 24 * 3600.0   # queueing for the run's lock is bounded by the holde
 def _held(path):
     "The run's device lock, held by the caller (not a job) for the block."
     import fcntl
-    with open(path, 'a+') as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
+    with _flock(path, 'ex') as f:
         try: yield
         finally: fcntl.flock(f, fcntl.LOCK_UN)
 
@@ -1154,7 +1199,7 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
     if device not in ('cpu', 'cuda'): raise ValueError(f"device must be 'cpu' or 'cuda', got {device!r}")
     if resume and store is None: raise ValueError("resume=True needs the store that holds the earlier results")
     secret = secret_seed()
-    n = cfg.workers or ((os.cpu_count() or 1) if device == 'cpu' else min(os.cpu_count() or 1, 6))
+    n = cfg.workers or ((os.cpu_count() or 1) if device == 'cpu' else min(os.cpu_count() or 1, 8))   # CUDA: jobs share the GPU for untimed work (`_DeviceLock`)
     ex, own = as_executor(pool) if pool is not None else executor_for(cfg, device, n)
     cpool = cex = run = None
     try:
