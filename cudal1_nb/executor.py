@@ -6,7 +6,7 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/executor.html.md"""
 
 # %% ../nbs/00b_executor.ipynb #8b2f442b
 from __future__ import annotations
-import os, re, math, queue, atexit, platform, threading
+import os, re, math, time, queue, atexit, platform, threading, warnings
 from pathlib import Path
 from .core import get_base_dir
 from .sandbox import Pool, Job, Outcome, _one_line
@@ -94,7 +94,7 @@ class _SandboxActor:
         self.pool = Pool(1, preload, env=env)
         self.pool._put(self.pool._get())   # start the worker (and its imports) now, not in the first job's time
         self.gpu = os.environ.get('CUDA_VISIBLE_DEVICES', '').split(',')[0].strip()
-    def ready(self)->str: return platform.node()
+    def ready(self)->str: return _ray().get_runtime_context().get_node_id()   # the Ray node this actor is on
     def describe(self, device:str)->dict: return dict(_describe(device), gpu=self.gpu)
     def run(self, job:dict)->dict: return self.pool.run(Job.from_dict(_localise(job, self.gpu))).to_dict()
 
@@ -109,9 +109,11 @@ class RayExecutor:
                  gpu:bool|None=None, # the actors hold a share of a GPU (default: device == 'cuda'; False for compile actors)
                  scratch:str|Path|None=None, # a directory all nodes see, for evaluations' outputs (default: `get_base_dir()/'scratch'`)
                  start_timeout:float=300.0, # seconds to wait for every actor to be placed and its worker started
+                 place_timeout:float=60.0, # seconds a replacement actor may take to be placed and start its worker, and an actor call to overrun its job's own limits; past them the actor counts as lost
                 ):
         if device not in ('cpu', 'cuda'): raise ValueError(f"device must be 'cpu' or 'cuda', got {device!r}")
         if per_gpu < 1 or n < 0: raise ValueError(f"need per_gpu >= 1 and n >= 0, got per_gpu={per_gpu}, n={n}")
+        if not place_timeout > 0: raise ValueError(f"place_timeout must be > 0 seconds, got {place_timeout!r}")
         ray = self.ray = _ray()
         if not ray.is_initialized():
             ray.init(address=address or None, runtime_env={'env_vars': {'CUDAL1_BASE_DIR': str(get_base_dir())}}, log_to_driver=False)
@@ -120,60 +122,123 @@ class RayExecutor:
             if not int(res.get('GPU', 0)): raise RuntimeError(f"the Ray cluster has no GPU (its resources: {res})")
             n, opts = n or int(res['GPU']) * per_gpu, dict(num_gpus=math.floor(1e4 / per_gpu) / 1e4, num_cpus=0)
         else: n, opts = n or max(1, int(res.get('CPU', 1))), dict(num_cpus=1)
-        self.device, self.n, self.per_gpu, self.preload, self.gpu = device, n, per_gpu, tuple(preload), gpu
+        self.device, self.n, self.per_gpu, self.preload, self.gpu, self.place_timeout = device, n, per_gpu, tuple(preload), gpu, place_timeout
         self.scratch = Path(scratch or get_base_dir()/'scratch'); self.scratch.mkdir(parents=True, exist_ok=True)
         self._cls, self._omp = ray.remote(max_restarts=0, **opts)(_SandboxActor), os.environ.get('OMP_NUM_THREADS')
         actors = [self._new() for _ in range(n)]
-        try: ray.get([a.ready.remote() for a in actors], timeout=start_timeout)
+        try: nodes = ray.get([a.ready.remote() for a in actors], timeout=start_timeout)
         except ray.exceptions.GetTimeoutError as e:
             for a in actors: ray.kill(a)
             raise RuntimeError(f"Ray could not start {n} actors with {opts} within {start_timeout} s (cluster resources: {res})") from e
-        self._free, self._all, self._lock, self._compiler, self.keep = queue.Queue(), list(actors), threading.Lock(), None, False
+        # _all: each live actor -> its node; _dead: the nodes Ray has declared dead; None in _free: no actor is left
+        self._free, self._all, self._dead, self._lock, self._compiler, self.keep = queue.Queue(), dict(zip(actors, nodes)), set(), threading.Lock(), None, False
         for a in actors: self._free.put(a)
     def _new(self): return self._cls.remote(self.preload, self._omp)
 
 # %% ../nbs/00b_executor.ipynb #b9ce755a
+def _node_gone(self:RayExecutor, node:str)->bool:
+    "Whether Ray has declared `node` dead (remembered, so that node's idle actors are replaced before they get a job)."
+    if node in self._dead: return True
+    try: alive = {x['NodeID'] for x in self.ray.nodes() if x['Alive']}
+    except Exception: return False   # Ray cannot tell now: the actor's loss is reported without its node's
+    if node in alive: return False
+    with self._lock: self._dead.add(node)
+    return True
+
+def _why_lost(self:RayExecutor, a, node:str, e:Exception)->str:
+    "What happened to actor `a` on `node`, naming both."
+    aid, ex = a._actor_id.hex()[:12], self.ray.exceptions
+    if self._node_gone(node): return f"node {node[:12]} is gone, with actor {aid}"
+    if isinstance(e, ex.GetTimeoutError): return f"actor {aid} on node {node[:12]} did not answer in time"
+    if isinstance(e, ex.ActorUnavailableError): return f"actor {aid} on node {node[:12]} is unreachable: its node may be gone"
+    return f"actor {aid} on node {node[:12]} died (the node is up)"
+
+def _place(self:RayExecutor)->tuple:
+    "(actor, node): a fresh actor placed and started within `place_timeout` s, or (None, '') when Ray could not."
+    end = time.monotonic() + self.place_timeout
+    while (left := end - time.monotonic()) > 0:
+        b = self._new()
+        try: return b, self.ray.get(b.ready.remote(), timeout=left)
+        except self.ray.exceptions.RayError as e:   # no room in time; or placed on a node that died meanwhile: try again
+            try: self.ray.kill(b)
+            except Exception: pass
+            if isinstance(e, self.ray.exceptions.GetTimeoutError): break
+            time.sleep(min(0.5, max(0.0, end - time.monotonic())))
+    return None, ''
+
 def _replace(self:RayExecutor, a):
-    "A fresh actor in place of the lost `a` (placed by Ray wherever resources are free)."
+    "A fresh actor in place of the lost `a`, placed by Ray wherever resources are free; None when none could be placed in `place_timeout` s."
     try: self.ray.kill(a)
     except Exception: pass
-    b = self._new()
-    with self._lock: self._all = [b if x is a else x for x in self._all]
+    b, node = self._place()
+    with self._lock:
+        self._all.pop(a, None)
+        if b is not None: self._all[b] = node
+        self.n = left = len(self._all)
+    if b is None:
+        warnings.warn(f"Ray executor: a lost actor could not be replaced within place_timeout={self.place_timeout:g} s; going on with {left} actor(s)")
+        if not left: self._free.put(None)   # wakes every waiting `run`: none is left
     return b
 
+def _take(self:RayExecutor):
+    "A free actor whose node is not known dead (an actor on a dead node is replaced first); RuntimeError when none is left."
+    while True:
+        a = self._free.get()
+        if a is None:
+            self._free.put(None)   # for the next waiter
+            raise RuntimeError(f"the Ray executor has no actor left: they were lost and none could be placed within "
+                               f"place_timeout={self.place_timeout:g} s (cluster resources now: {self.ray.cluster_resources()})")
+        if self._all.get(a) not in self._dead: return a
+        b = self._replace(a)
+        if b is not None: return b
+
+def _lost(self:RayExecutor, a, e:Exception)->str:
+    "Why `a` is lost (asked after the replacement, which gives Ray time to declare a silent node dead); `a` is replaced or dropped."
+    node = self._all.get(a, '')
+    b = self._replace(a)
+    if b is not None: self._free.put(b)
+    return self._why_lost(a, node, e)
+
 def _run(self:RayExecutor, job:Job)->Outcome:
-    "Run one job on a free actor; blocks until its outcome is back."
-    a = self._free.get()
-    try: return Outcome.from_dict(self.ray.get(a.run.remote(job.to_dict())))
-    except self.ray.exceptions.RayError as e:   # the actor (or its node) is gone, or failed outside the sandbox
-        a = self._replace(a)
-        return Outcome('crash', reason=_one_line(f"Ray worker lost (its process or node died): {type(e).__name__}: {e}"), label=job.label)
-    finally: self._free.put(a)
+    "Run one job on a free actor; blocks until its outcome is back, at most the job's own limits and `place_timeout` more."
+    a = self._take()
+    try: out = Outcome.from_dict(self.ray.get(a.run.remote(job.to_dict()), timeout=job.timeout + job.wait + 60 + self.place_timeout))
+    except self.ray.exceptions.RayError as e:   # the actor (or its node) is gone, hangs, or failed outside the sandbox
+        why = self._lost(a, e)
+        return Outcome('crash', reason=_one_line(f"Ray worker lost ({why}): {type(e).__name__}: {e}"), label=job.label)
+    self._free.put(a)
+    return out
 
 def _compiler_for(self:RayExecutor, n:int):
     "The executor for compile jobs: CPU actors beside GPU ones (kept for later calls), the same actors on the CPU."
     if not self.gpu: return self
     with self._lock:
         if self._compiler is None:
-            self._compiler = RayExecutor('cpu', n=n, preload=self.preload, gpu=False, scratch=self.scratch); self._compiler.keep = True
+            self._compiler = RayExecutor('cpu', n=n, preload=self.preload, gpu=False, scratch=self.scratch, place_timeout=self.place_timeout)
+            self._compiler.keep = True
     return self._compiler
 
 def _describe_ray(self:RayExecutor, device:str)->dict:
-    "The device as one of the actors sees it (its node's GPU name and build environment)."
-    a = self._free.get()
-    try: return self.ray.get(a.describe.remote(device))
-    finally: self._free.put(a)
+    "The device as one of the actors sees it (its node's GPU name and build environment); a lost actor is replaced and the next one asked."
+    for _ in range(3):
+        a = self._take()
+        try: d = self.ray.get(a.describe.remote(device), timeout=self.place_timeout)
+        except self.ray.exceptions.RayError as e: why = self._lost(a, e); continue
+        self._free.put(a)
+        return d
+    raise RuntimeError(f"no Ray actor could describe {device!r}: the last {why}")
 
 def _close(self:RayExecutor, force:bool=False):
     "Stop the actors (their workers and children die with them); a kept executor stays up unless `force`."
     if self.keep and not force: return
-    with self._lock: actors, self._all = self._all, []
+    with self._lock: actors, self._all = list(self._all), {}
     for a in actors:
         try: self.ray.kill(a)
         except Exception: pass
     if self._compiler is not None: self._compiler.close(force=True)
 
-RayExecutor.run, RayExecutor._replace, RayExecutor.compiler, RayExecutor.describe, RayExecutor.close = _run, _replace, _compiler_for, _describe_ray, _close
+for _f in (_node_gone, _why_lost, _place, _replace, _take, _lost): setattr(RayExecutor, _f.__name__, _f)
+RayExecutor.run, RayExecutor.compiler, RayExecutor.describe, RayExecutor.close = _run, _compiler_for, _describe_ray, _close
 RayExecutor.__enter__, RayExecutor.__exit__ = lambda self: self, lambda self, *a: self.close()
 
 # %% ../nbs/00b_executor.ipynb #b29cf565

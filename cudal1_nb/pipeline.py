@@ -7,7 +7,7 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/pipeline.html.md"""
 
 # %% ../nbs/10_pipeline.ipynb #40a7bcd1
 from __future__ import annotations
-import os, sys, json, time, shutil, importlib, datetime
+import os, re, sys, json, time, shutil, tempfile, importlib, datetime
 from dataclasses import dataclass, fields
 from pathlib import Path
 from .core import (StageConfig, print_table, new_run_dir, start_run, finish_run, completed_run, run_problem, atomic_write,
@@ -103,6 +103,17 @@ def nbs_dir()->Path:
     if not (d/REGISTRY['collect'].notebook).exists(): raise FileNotFoundError(f"stage notebooks not found in {d}: run from a checkout of cudal1_nb (the notebooks are not in the wheel)")
     return d
 
+_EXPORT = re.compile(r'\bnbdev_export\s*\(')   # a cell that regenerates the package from the notebooks
+
+def _runnable(src:Path, # a stage notebook
+              dest:Path, # where to write the copy that papermill executes
+             )->Path:
+    "A copy of the stage notebook `src` without its `nbdev_export()` cell, so that a stage run leaves the package's files alone."
+    nb = json.loads(Path(src).read_text())
+    nb['cells'] = [c for c in nb['cells'] if not (c['cell_type'] == 'code' and _EXPORT.search(''.join(c['source'])))]
+    Path(dest).write_text(json.dumps(nb))
+    return Path(dest)
+
 def run_stage(name:str, # a stage of `REGISTRY`
               params:dict, # the stage config's fields
               run_dir:str|Path|None=None, # where to run (None: a new run directory of the stage)
@@ -116,18 +127,18 @@ def run_stage(name:str, # a stage of `REGISTRY`
     rd = Path(run_dir) if run_dir else new_run_dir(name)
     rd.mkdir(parents=True, exist_ok=True)
     (rd/'failed.json').unlink(missing_ok=True)
-    env = os.environ.copy()
+    env, tmp = os.environ.copy(), Path(tempfile.mkdtemp(prefix='cudal1-stage-'))
     try:
         os.environ.pop('IN_TEST', None)   # a stage run is the real thing, even when started from a test
-        pm.execute_notebook(str(nb), str(rd/'notebook.ipynb'), parameters=dict(params=params, run_dir=str(rd)), cwd=str(nb.parent),
-                            kernel_name='python3', progress_bar=progress, log_output=False)
+        pm.execute_notebook(str(_runnable(nb, tmp/nb.name)), str(rd/'notebook.ipynb'), parameters=dict(params=params, run_dir=str(rd)),
+                            cwd=str(nb.parent), kernel_name='python3', progress_bar=progress, log_output=False)
     except pm.PapermillExecutionError as e:
         first = next((l for l in (e.source or '').splitlines() if l.strip() and not l.startswith('#|')), '')[:100]
         cause = f"stage {name} failed in cell {e.exec_count} ({first!r}) of {rd/'notebook.ipynb'}: {e.ename}: {str(e.evalue).splitlines()[0] if e.evalue else ''}"
         atomic_write(rd/'failed.json', json.dumps(dict(stage=name, cell=e.exec_count, cell_index=e.cell_index, line=first, error=e.ename,
                                                        message=str(e.evalue), cause=cause), indent=1) + '\n')
         raise RuntimeError(cause) from None
-    finally: os.environ.clear(); os.environ.update(env)
+    finally: os.environ.clear(); os.environ.update(env); shutil.rmtree(tmp, ignore_errors=True)
     if problem := run_problem(rd): raise RuntimeError(f"stage {name} ran but its run in {rd} is not complete: {problem}")
     return rd
 

@@ -65,8 +65,37 @@ def test_resume_skips_what_is_intact_and_redoes_the_rest(tmp_path):
     assert _stderr_lines(p, '[2/2] augment: running') and json.loads((pdir/'2-augment'/'config.json').read_text())['config']['n'] == 2
 
 
+def _tree(pid:int)->list:
+    "`pid` and every process descended from it (from /proc)."
+    kids = {}
+    for d in Path('/proc').iterdir():
+        try: kids.setdefault(int((d/'stat').read_text().rsplit(')', 1)[1].split()[1]), []).append(int(d.name))
+        except (OSError, IndexError, ValueError): pass
+    out, todo = [], [pid]
+    while todo: out.append(todo.pop()); todo += kids.get(out[-1], [])
+    return out
+
+def _gone(pid:int)->bool:
+    try: return (Path('/proc')/str(pid)/'stat').read_text().rsplit(')', 1)[1].split()[0] in 'ZX'
+    except OSError: return True
+
+def _kill_tree(proc):
+    """kill -9 of the run and everything under it, as a lost machine would: the stage's Jupyter kernel runs in a session of its
+    own (jupyter_client starts it so), so killing the run's process group alone leaves the kernel running for up to the second
+    it takes to notice its parent is gone, still writing into the stage's directory and the store."""
+    def sig(pids, s):
+        for pid in pids:
+            try: os.kill(pid, s)
+            except ProcessLookupError: pass
+    sig(pids := _tree(proc.pid), signal.SIGSTOP)   # freeze the tree first: nothing starts or exits between the snapshot and the kill
+    sig(pids := sorted(set(pids) | set(_tree(proc.pid))), signal.SIGKILL)
+    proc.wait(); t0 = time.time()
+    while not all(_gone(p) for p in pids):
+        assert time.time() - t0 < 30, [p for p in pids if not _gone(p)]
+        time.sleep(0.1)
+
 def test_killed_run_resumes_and_nothing_half_written_counts(tmp_path):
-    "kill -9 of the whole process group while the second stage runs; the same command then finishes the run."
+    "kill -9 of the run and every process under it while the second stage runs; the same command then finishes the run."
     env = {**os.environ, 'CUDAL1_BASE_DIR': str(tmp_path/'base')}
     pdir = tmp_path/'pipe'
     args = [str(Path(sys.executable).parent/'cudal1'), 'run', '--stages', 'collect,augment,sft', '--run-dir', str(pdir), '-p', 'limit', '2',
@@ -76,7 +105,7 @@ def test_killed_run_resumes_and_nothing_half_written_counts(tmp_path):
     while not (pdir/'2-augment'/'config.json').exists():
         assert proc.poll() is None and time.time() - t0 < 600, 'the run ended before the second stage started'
         time.sleep(0.2)
-    os.killpg(proc.pid, signal.SIGKILL); proc.wait()
+    _kill_tree(proc)
     assert (pdir/'1-collect'/'done.json').exists() and not (pdir/'2-augment'/'done.json').exists()
     state = json.loads((pdir/'pipeline.json').read_text())
     assert state['stages']['collect']['status'] == 'done' and state['stages']['augment']['status'] == 'running'

@@ -1,22 +1,71 @@
 """The Ray executor on a local Ray cluster on the CPU: the mini-suite gives the same verdicts as through the local pool;
-a candidate that kills the Ray worker running it is that candidate's error and the campaign goes on."""
-import os, pytest
+a candidate that kills the Ray worker running it is that candidate's error and the campaign goes on; so is a node
+that disappears mid-campaign, and the campaign finishes on the actors left."""
+import os, time, pytest
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 ray = pytest.importorskip('ray')
 from cudal1_nb.core import Candidate
 from cudal1_nb.eval import EvalConfig, evaluate_many
 from cudal1_nb.executor import RayExecutor, _KEPT
+from cudal1_nb.sandbox import Job
 from cudal1_nb.minibench import minibench_tasks, minibench_variants
 from cudal1_nb.cheats import cheat_suite, meets
 
 CHEAP = dict(timeout=120, budget_s=0.1, min_trials=5, workers=2)   # the cheat suite's settings, a shorter budget
 
+def _drop_kept():
+    for ex in list(_KEPT.values()): ex.close(force=True)
+    _KEPT.clear()
+
+# Ray declares a node dead after `failure_threshold` missed health checks in a row (by default after about 15 s); here after
+# about 5 s, not sooner: a node starved of CPU on a loaded 2-core machine must not be declared dead. (With 3 misses, one of
+# ten runs here lost a third job; the cause was not found, so the assertion below says which nodes Ray counts alive.)
+FAST_HEALTH = dict(health_check_period_ms=1000, health_check_timeout_ms=1000, health_check_failure_threshold=5, health_check_initial_delay_ms=0)
+
+@pytest.fixture
+def nodes():
+    "A real multi-node cluster on this host: a head that places no actor, node `keep` with one CPU, node `lose` with two."
+    from ray.cluster_utils import Cluster
+    _drop_kept()
+    if ray.is_initialized(): ray.shutdown()
+    c = Cluster(initialize_head=True, head_node_args=dict(num_cpus=0, include_dashboard=False, _system_config=FAST_HEALTH))
+    keep, lose = c.add_node(num_cpus=1), c.add_node(num_cpus=2)
+    ray.init(address=c.address, log_to_driver=False)
+    yield c, keep, lose
+    ray.shutdown(); c.shutdown()
+
+def _sleep(i, s): return Job('cudal1_nb.sandbox:_demo_job', {'do': 'queue', 'before': 0, 'after': s}, timeout=30, label=f'job{i}')
+
+def test_ray_node_lost(nodes):
+    "A node that disappears mid-campaign: its jobs are errors naming it, no replacement fits, the campaign finishes on the node left; with no node left, a clear error."
+    c, keep, lose = nodes
+    t0 = time.monotonic()
+    with pytest.warns(UserWarning, match='could not be replaced'), RayExecutor('cpu', n=3, preload=(), place_timeout=3) as rx:
+        assert sorted(rx._all.values()) == sorted([keep.node_id, lose.node_id, lose.node_id])   # one actor per CPU
+        with ThreadPoolExecutor(3) as pool:   # as `evaluate_many` drives an executor: `n` threads calling `run`
+            futs = [pool.submit(rx.run, _sleep(i, 3)) for i in range(4)]
+            time.sleep(1)   # the first three jobs are running, one on each actor
+            c.remove_node(lose, allow_graceful=False)   # the node and its processes are killed, as when a machine dies
+            outs = [f.result(timeout=90) for f in futs]
+        lost = [o for o in outs if not o.ok]
+        alive = {x['NodeID'][:12]: x['Alive'] for x in ray.nodes()}
+        assert [o.status for o in lost] == ['crash', 'crash'], ([(o.label, o.status, o.reason[:150]) for o in outs], keep.node_id[:12], alive)
+        assert all(f'node {lose.node_id[:12]}' in o.reason and 'Ray worker lost' in o.reason for o in lost), [o.reason for o in lost]
+        assert [o.value for o in outs if o.ok] == ['done'] * 2 and rx.n == 1   # the rest ran on the actor left
+        c.remove_node(keep, allow_graceful=False)   # now no node can hold an actor
+        o = rx.run(_sleep(9, 3))
+        assert o.status == 'crash' and f'node {keep.node_id[:12]}' in o.reason, o.reason
+        with pytest.raises(RuntimeError, match='no actor left'): rx.run(_sleep(10, 0.1))   # at once, not a wait for an actor
+    assert time.monotonic() - t0 < 60, time.monotonic() - t0
+
 @pytest.fixture(scope='module')
 def cluster():
+    _drop_kept()
+    if ray.is_initialized(): ray.shutdown()
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield
-    for ex in list(_KEPT.values()): ex.close(force=True)
-    _KEPT.clear(); ray.shutdown()
+    _drop_kept(); ray.shutdown()
 
 def _bad(good):
     "Candidates the harness rejects, one per usual failure."
