@@ -103,14 +103,21 @@ def nbs_dir()->Path:
     if not (d/REGISTRY['collect'].notebook).exists(): raise FileNotFoundError(f"stage notebooks not found in {d}: run from a checkout of cudal1_nb (the notebooks are not in the wheel)")
     return d
 
-_EXPORT = re.compile(r'\bnbdev_export\s*\(')   # a cell that regenerates the package from the notebooks
+_EXPORT_STMTS = {'import nbdev', 'from nbdev import nbdev_export', 'nbdev.nbdev_export()', 'nbdev_export()'}
+
+def _export_cell(c:dict)->bool:
+    "Whether a notebook cell only regenerates the package: its code, directives and comments aside, is nothing but `nbdev_export()` and its import."
+    if c['cell_type'] != 'code': return False
+    lines = [l.strip() for l in ''.join(c['source']).splitlines() if l.strip() and not l.strip().startswith('#')]
+    stmts = [s.strip() for l in lines for s in l.split(';') if s.strip()]
+    return any(s.endswith('nbdev_export()') for s in stmts) and all(s in _EXPORT_STMTS for s in stmts)
 
 def _runnable(src:Path, # a stage notebook
               dest:Path, # where to write the copy that papermill executes
              )->Path:
     "A copy of the stage notebook `src` without its `nbdev_export()` cell, so that a stage run leaves the package's files alone."
     nb = json.loads(Path(src).read_text())
-    nb['cells'] = [c for c in nb['cells'] if not (c['cell_type'] == 'code' and _EXPORT.search(''.join(c['source'])))]
+    nb['cells'] = [c for c in nb['cells'] if not _export_cell(c)]
     Path(dest).write_text(json.dumps(nb))
     return Path(dest)
 
