@@ -339,9 +339,9 @@ class _DeviceLock:
     timing: no other job's context creation, copies, kernels or teardown overlap a timing. A candidate job holds it
     shared (the reference's outputs), exclusive (the reference's clean time, before any candidate code is loaded: a
     candidate that slows the reference down from its import shows as drift), shared (the candidate's import,
-    construction and checks), exclusive (the timing, until the process exits); `_flock` orders the holds of many jobs. A job takes its first hold
-    before its CUDA context exists and keeps its last one until its process has exited (the lock file closes with the
-    process, after the context's teardown). Between two holds the job's GPU work is finished (synchronised), so nothing
+    construction and checks), exclusive (the timing, until the process exits); `_flock` orders the holds of many jobs.
+    A job takes its first hold before its CUDA context exists and keeps its last one until its process has exited (the
+    lock file closes with the process, after the context's teardown). Between two holds the job's GPU work is finished (synchronised), so nothing
     of it runs into another job's timing. `released()` lets go for a while (while torch builds a candidate's extension:
     compilers use no GPU) and counts that time in `free_s`. On the CPU a job holds it exclusively from its start: even
     its preparation would compete with another's timing. `holds` lists `[kind, start, seconds]` of every hold, for the
