@@ -9,7 +9,7 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/rl.html.md"""
 
 # %% ../nbs/15_rl.ipynb #a703a622
 from __future__ import annotations
-import os, sys, re, json, time, math, random, collections, hashlib, contextlib
+import os, sys, re, json, time, math, random, collections, contextlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from .core import (StageConfig, Record, Task, Candidate, EvalResult, code_hash, short_hash, new_run_dir, save_config, start_run, finish_run,
@@ -19,9 +19,9 @@ from .analysis import gmean
 # %% auto #0
 __all__ = ['ARMS', 'SMOOTHINGS', 'exemplar_score', 'bucket_probs', 'sample_buckets', 'BucketSampler', 'RandomSampler',
            'make_sampler', 'PromptPlan', 'build_prompt', 'Rollout', 'speedup_interval', 'conservative_speedup',
-           'RewardConfig', 'base_reward', 'group_normalise', 'harness_version', 'KernelReward', 'PromptSource',
-           'prompt_dataset', 'step_metrics', 'best_so_far', 'curves', 'RLConfig', 'grpo_args', 'make_grpo_trainer',
-           'evolve', 'read_rollouts', 'run_rl', 'plot_curves']
+           'RewardConfig', 'base_reward', 'group_normalise', 'KernelReward', 'PromptSource', 'prompt_dataset',
+           'step_metrics', 'best_so_far', 'curves', 'RLConfig', 'grpo_args', 'make_grpo_trainer', 'evolve',
+           'read_rollouts', 'run_rl', 'plot_curves']
 
 # %% ../nbs/15_rl.ipynb #1b73d141
 def exemplar_score(r:EvalResult, # a judged (or published) result
@@ -200,14 +200,7 @@ def group_normalise(rewards:list, # one group's base rewards (None kept as None)
     return [None if r is None else (0.0 if sd == 0 else max(-k, min(k, (r - mu) / sd))) for r in rewards]
 
 # %% ../nbs/15_rl.ipynb #0ede5bf8
-def harness_version()->str:
-    "A short hash of the harness's own source files (eval, policy, static, verify), the cache key's version part."
-    import importlib.util
-    h = hashlib.sha256()
-    for m in ('eval', 'policy', 'static', 'verify'):
-        spec = importlib.util.find_spec(f'cudal1_nb.{m}')
-        if spec and spec.origin: h.update(Path(spec.origin).read_bytes())
-    return h.hexdigest()[:12]
+from .eval import harness_version
 
 # %% ../nbs/15_rl.ipynb #c7bfe523
 def _text(x)->str: return x[-1]['content'] if isinstance(x, list) else x
