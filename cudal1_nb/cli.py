@@ -157,9 +157,10 @@ def cmd_audit(a)->int:
         if not a.out: raise SystemExit("cudal1 audit: --from-evals needs --out FOLDER")
         s = audit_table(a.release, a.from_evals, a.out, levels=_csv_ints(a.levels), ids=_csv(a.ids), limit=a.limit, show=not a.json, policy=a.policy)
     else:
+        if a.resume and not a.db: raise SystemExit("cudal1 audit: --resume needs --db STORE (the store the interrupted audit recorded into)")
         with _maybe_store(a) as st:
             s = audit(a.release, device=a.device, cfg=_eval_cfg(a), levels=_csv_ints(a.levels), ids=_csv(a.ids), limit=a.limit,
-                      out_dir=a.out, store=st, progress=sys.stderr.isatty(), show=not a.json)
+                      out_dir=a.out, store=st, progress=sys.stderr.isatty(), show=not a.json, resume=a.resume)
     if a.json:
         for r in s['rows']: print(json.dumps(r))
     return 0
@@ -229,6 +230,7 @@ def build_parser()->argparse.ArgumentParser:
     au.add_argument('--levels'); au.add_argument('--ids'); au.add_argument('--limit', type=int); au.add_argument('--out', help='output folder')
     au.add_argument('--from-evals', metavar='EVALS', nargs='+', help="measure nothing: write the tables from an audit's evals.jsonl (or evals.partial.jsonl; several for an audit done in parts)")
     au.add_argument('--policy', help="the anti-cheat policy: 'strict' (default) or 'audit' (only dynamic evidence rejects); with --from-evals, the saved results are judged again under it")
+    au.add_argument('--resume', action='store_true', help='with --db: programs the store already has a result for (this GPU, this harness version) are not measured again, e.g. after an interrupted audit')
     for q in (ev, au):
         q.add_argument('--device', choices=['cpu', 'cuda'], default='cpu' if q is ev else 'cuda')
         q.add_argument('--json', action='store_true', help='one JSON object per line')

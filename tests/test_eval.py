@@ -161,6 +161,14 @@ def test_cli_audit_on_fixture_release(tmp_path, base_dir):
     (tmp_path/'bad.jsonl').write_text('{not json\n')
     r4 = cudal1('audit', str(rel), '--from-evals', str(tmp_path/'bad.jsonl'), '--out', str(tmp_path/'d'))
     assert r4.returncode != 0 and 'bad.jsonl:1: not JSON' in r4.stderr
+    # an audit resumed on its store measures nothing it has: the same rows, no new result in the store
+    r5 = cudal1('audit', str(rel), '--device', 'cpu', '--json', '--out', str(tmp_path/'e'), '--db', str(tmp_path/'s.sqlite'), '--resume', '-p', 'budget_s', '0.3')
+    assert r5.returncode == 0, r5.stderr
+    assert [json.loads(l) for l in r5.stdout.splitlines()] == rows
+    assert con.execute("select count(*) from evaluations where kind='measured'").fetchone()[0] == 1
+    assert len((tmp_path/'e'/'evals.jsonl').read_text().splitlines()) == 1
+    r6 = cudal1('audit', str(rel), '--device', 'cpu', '--resume')
+    assert r6.returncode != 0 and '--resume needs --db' in r6.stderr
 
 
 STATEFUL = '''import torch
