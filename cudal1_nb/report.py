@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from .core import StageConfig, EvalResult, counted_speedup, atomic_write, print_table, get_base_dir, start_run, finish_run
 from .analysis import gmean
+from .tasks import split_of
 
 # %% auto #0
 __all__ = ['STAGE_FIGURES', 'ReportConfig', 'latest_pipeline', 'latest_evals', 'program_rows', 'best_rows', 'build_report',
@@ -37,10 +38,6 @@ def latest_pipeline()->Path:
     return runs[-1].parent
 
 # %% ../nbs/16_report.ipynb #6e03b0d7
-def _split(task_id:str)->str:
-    from cudal1_nb.tasks import HELD_OUT
-    return 'held-out' if any(task_id in v for v in HELD_OUT.values()) else 'train'
-
 def latest_evals(store, device:str|None=None)->dict:
     "candidate id -> its latest measured `EvalResult` (on `device` when given)."
     last = {}
@@ -55,7 +52,7 @@ def program_rows(store, # a `cudal1_nb.store.Store`
     ev = latest_evals(store, device)
     groups = collections.defaultdict(list)
     for c in store.candidates():
-        if c.id in ev: groups[(c.stage, _split(c.task_id))].append((c, ev[c.id]))
+        if c.id in ev: groups[(c.stage, split_of(c.task_id))].append((c, ev[c.id]))
     rows = []
     for (stage, split), xs in sorted(groups.items(), key=lambda kv: (STAGES.index(kv[0][0]) if kv[0][0] in STAGES else 99, kv[0][1] != 'train')):
         ok = [(c, e) for c, e in xs if e.ok]
@@ -71,9 +68,9 @@ def best_rows(store, baseline:str='eager', device:str|None=None, top:int=1)->lis
     rows = []
     for t in store.tasks():
         best = store.best_k(t.id, top, baseline, device)
-        if not best: rows.append(dict(task=t.id, split=_split(t.id), rank=None, stage=None, speedup=None, candidate=None, lines=None)); continue
+        if not best: rows.append(dict(task=t.id, split=split_of(t.id), rank=None, stage=None, speedup=None, candidate=None, lines=None)); continue
         for i, (c, e) in enumerate(best, 1):
-            rows.append(dict(task=t.id, split=_split(t.id), rank=i, stage=c.stage, speedup=round(counted_speedup(e, baseline), 3),
+            rows.append(dict(task=t.id, split=split_of(t.id), rank=i, stage=c.stage, speedup=round(counted_speedup(e, baseline), 3),
                              candidate=c.id, lines=len(c.code.splitlines())))
     return rows
 

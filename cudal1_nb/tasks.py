@@ -15,8 +15,8 @@ from .sandbox import Pool, Job, load_program, _one_line
 
 # %% auto #0
 __all__ = ['HELD_OUT', 'SPLITS', 'kernelbench_names', 'kernelbench_name', 'TaskError', 'TaskCheck', 'read_dir', 'read_jsonl',
-           'minibench_dir', 'read_source', 'filter_tasks', 'split_tasks', 'check_task_job', 'check_tasks', 'list_tasks',
-           'load_tasks']
+           'minibench_dir', 'read_source', 'filter_tasks', 'split_of', 'split_tasks', 'check_task_job', 'check_tasks',
+           'list_tasks', 'load_tasks']
 
 # %% ../nbs/01_tasks.ipynb #2c0c8bde
 _KB_NAMES = None
@@ -151,14 +151,17 @@ def filter_tasks(tasks:list, levels=None, ids=None, limit:int|None=None)->list:
 HELD_OUT = {'minibench': ('minibench/L1/2', 'minibench/L1/3', 'minibench/L2/2', 'minibench/L2/8', 'minibench/L3/7', 'minibench/L3/8')}
 SPLITS = ('train', 'held-out', 'all')
 
+def split_of(task_id:str)->str:
+    "The split a task belongs to: 'held-out' (never trained on) or 'train'."
+    return 'held-out' if any(task_id in v for v in HELD_OUT.values()) else 'train'
+
 def split_tasks(tasks:list, # `Task`s of any suites
                 split:str='all', # 'train' (not held out), 'held-out' or 'all'
                 ids=(),          # only these task ids (each must be among `tasks` and in the split)
                )->list:
     "The tasks of a split, in the order given; a clear error for an unknown split or id, or an id outside the split."
     if split not in SPLITS: raise ValueError(f"unknown split {split!r}; known: {SPLITS}")
-    held = {i for v in HELD_OUT.values() for i in v}
-    keep = [t for t in tasks if split == 'all' or (t.id in held) == (split == 'held-out')]
+    keep = [t for t in tasks if split in ('all', split_of(t.id))]
     if not ids: return keep
     known, inside = {t.id for t in tasks}, {t.id for t in keep}
     if bad := [i for i in ids if i not in known]: raise ValueError(f"unknown task id(s) {bad}")
