@@ -1,7 +1,7 @@
 """Stage 2's keep rule, measured: `keep=correct` (the paper) against `keep=fast` (correct and faster than the reference
-beyond the harness's noise), from one stage-1 checkpoint, several seeds. Each run is two self-training rounds: round 0
-samples the stage-1 policy and fine-tunes on what the rule keeps, round 1 samples the fine-tuned policy -- so round 1
-is the rule's effect. Every run gets its own copy of the store and, with --parallel > 1, its own CPU cores.
+beyond the harness's noise), from one stage-1 checkpoint, several seeds. Each run is one self-training round (round 0:
+sample the stage-1 policy, fine-tune on what the rule keeps), then the fine-tuned policy is sampled and judged the same
+way without training again (reported as round 1) -- so round 1 is the rule's effect. Every run gets its own copy of the store and, with --parallel > 1, its own CPU cores.
 
     python benchmarks/keep_rule.py --init SFT_RUN --store STORE.sqlite --out OUT [--keeps correct,fast] [--seeds 0,1]
         [--parallel 1] [--cores-per-run 2] [-p KEY VALUE ...]   # KEY: SelfTrainConfig fields (samples, steps, temperature...)
@@ -15,9 +15,20 @@ CHILD = """
 import json, os, sys
 cores = json.loads(os.environ['KEEP_RULE_CORES'])
 if cores: os.sched_setaffinity(0, cores)
-from cudal1_nb.selftrain import SelfTrainConfig, run_selftrain
+from pathlib import Path
+from cudal1_nb.selftrain import SelfTrainConfig, run_selftrain, load_policy, sample_round, round_report
+from cudal1_nb.tasks import load_tasks, split_tasks
+from cudal1_nb.store import Store
+from cudal1_nb.core import seed_everything
 cfg = SelfTrainConfig.from_params(json.loads(sys.argv[1]))
-run_selftrain(cfg, sys.argv[2], progress=False)
+rd = Path(sys.argv[2])
+summ = run_selftrain(cfg, rd, progress=False)   # one round: sample, judge, keep, fine-tune
+if len(summ['rounds']) == 1 and summ['kept']:   # the fine-tuned policy, sampled and judged as round 0 was (no training)
+    seed_everything(cfg.seed + 1)
+    model, tok, _ = load_policy(rd/'model', cfg.sft_config().resolved_device())
+    tasks = split_tasks(load_tasks(cfg.suite, validate=False), cfg.split, cfg.ids)
+    with Store(cfg.db or None) as st: pairs, counts = sample_round(model, tok, tasks, cfg, 1, f"{rd.name}/model", store=st, progress=False)
+    (rd/'after.json').write_text(json.dumps(round_report(1, pairs, counts, cfg.samples * len(tasks), []), default=str))   # beside the finished run
 """
 
 
@@ -29,7 +40,7 @@ def main(argv=None):
     ap.add_argument('-p', nargs=2, action='append', default=[], metavar=('KEY', 'VALUE'))
     a = ap.parse_args(argv)
     from cudal1_nb.selftrain import SelfTrainConfig
-    params = dict(rounds=2, samples=2, temperature=0.5, steps=100, time_budget_s=0, expected_steps_per_s=-1)
+    params = dict(rounds=1, samples=2, temperature=0.5, steps=40, time_budget_s=0, expected_steps_per_s=-1)
     for k, v in a.p:
         try: params[k] = json.loads(v)
         except ValueError: params[k] = v
@@ -53,6 +64,7 @@ def main(argv=None):
             rd = out/f"{key[0]}-s{key[1]}"
             if proc.returncode: print(f"{key}: failed (exit {proc.returncode}); see {rd/'log.txt'}", flush=True); continue
             done[key] = dict(json.loads((rd/'summary.json').read_text()), wall_s=round(time.time() - t1, 1))
+            if (rd/'after.json').exists(): done[key]['rounds'].append(json.loads((rd/'after.json').read_text()))
             (rd/'store.sqlite').unlink(missing_ok=True)
             print(f"{key}: {json.dumps([{m: r.get(m) for m in ('round', 'correct', 'fast_1', 'gmean', 'new_programs')} for r in done[key]['rounds']])}", flush=True)
     rows = []
