@@ -48,6 +48,7 @@ class EvalConfig(StageConfig):
     policy: str = 'strict'      # the anti-cheat policy (`cudal1_nb.policy.POLICIES`): which flags make the verdict `cheat`
     executor: str = 'local'     # where the jobs run: 'local' (warm workers here) or 'ray' (a Ray cluster; `cudal1_nb.executor`)
     ray_address: str = ''       # the Ray cluster for executor='ray': 'auto', 'ray://head:10001'... ('': the one `ray.init` finds, or a new local one)
+    place_timeout: float = 60.0  # seconds a Ray executor waits to place/start a replacement actor
     def validate(self):
         get_policy(self.policy)
         if self.executor not in ('local', 'ray'): raise ValueError(f"EvalConfig.executor must be 'local' or 'ray', got {self.executor!r}")
@@ -55,6 +56,7 @@ class EvalConfig(StageConfig):
         if 'eager' not in self.baselines: raise ValueError("the 'eager' baseline is always measured; keep it in baselines")
         if self.n_seeds < 1 or self.min_trials < 3 or self.max_trials < self.min_trials: raise ValueError("need n_seeds >= 1 and 3 <= min_trials <= max_trials")
         if not (self.atol >= 0 and self.rtol >= 0 and self.ci_target > 0 and self.budget_s > 0): raise ValueError("tolerances must be >= 0, ci_target and budget_s > 0")
+        if not self.place_timeout > 0: raise ValueError(f"EvalConfig.place_timeout must be > 0 seconds, got {self.place_timeout!r}")
 
 # %% ../nbs/03_eval.ipynb #c1060a46
 def median_ci(xs:list, z:float=1.96)->tuple:
@@ -135,6 +137,7 @@ def _build(mod, cls:str, init, seed:int):
     torch.manual_seed(seed)
     return getattr(mod, cls)(*init).eval()
 
+# %% ../nbs/03_eval.ipynb #bafc5293
 class _PersistL2:
     """The device's persisting-L2 set-aside (T7), through the CUDA runtime library torch itself loaded: `reset()` notes
     any set-aside (in `seen`, bytes), sets it to none and evicts persisting lines."""
@@ -161,6 +164,7 @@ class _PersistL2:
             self.seen = max(self.seen, v); self.lib.cudaDeviceSetLimit(self.LIMIT, self.ct.c_size_t(0))
             self.lib.cudaCtxResetPersistingL2Cache()
 
+# %% ../nbs/03_eval.ipynb #f9d29851
 class _Timer:
     """Times *samples*: `n` back-to-back calls of one callable, each on its own inputs (`xss`, a list of argument
     lists), between device-wide synchronizes, and returns (outputs, ms per call). CPU: perf_counter around the calls.
@@ -203,6 +207,7 @@ class _Timer:
             if events is not None: events.append(None)
         return outs, a.elapsed_time(b) / n
 
+# %% ../nbs/03_eval.ipynb #920f56db
 DEFER_S = 0.02   # after a check call's return and a device sync, wait this long before comparing its output with the copy taken at return
 
 def _same_values(a, b)->bool:
@@ -228,6 +233,7 @@ class _Fingerprint:
         return y.reshape(-1)[self.idx[key]]
     def same(self, fp, y)->bool: return fp is None or _same_values(fp, self.take(y))
 
+# %% ../nbs/03_eval.ipynb #06445de4
 def _thread_starts()->list:
     "(module, name) of the functions every thread start goes through (which exist depends on the Python version)."
     import _thread
@@ -249,6 +255,7 @@ class _ThreadWatch:
         start.__wrapped__ = fn
         return start
 
+# %% ../nbs/03_eval.ipynb #aa040105
 def _model_storages(model)->set:
     "Storage addresses of every tensor a model holds: parameters, buffers and plain tensor attributes (an RNN's hidden state), also inside lists, tuples and dicts."
     import torch
@@ -271,6 +278,7 @@ def _poison(y, model):
     if type(y) is not torch.Tensor or not y.is_floating_point(): return
     if y.untyped_storage().data_ptr() not in _model_storages(model): y.detach().fill_(float('nan'))
 
+# %% ../nbs/03_eval.ipynb #34e67988
 class _Tampered(Exception): "The candidate replaced something the harness's timing or checks rely on."
 
 def _guarded()->dict:
@@ -309,6 +317,7 @@ def _check_guard(snap:dict):
     bad = [k for k, (v, code) in snap.items() if not _same(now.get(k), v, code)]
     if bad: raise _Tampered(', '.join(bad))
 
+# %% ../nbs/03_eval.ipynb #479d8adf
 def _flock(path:str, # the lock file
            kind:str, # 'ex' (exclusive) or 'sh' (shared)
           ):
@@ -378,6 +387,7 @@ class _DeviceLock:
         try: yield
         finally: self.acquire(kind); self.free_s += time.time() - t
 
+# %% ../nbs/03_eval.ipynb #bd823121
 def _host_out(out, idx_seed:int, max_elems:int):
     "A CPU copy of an output for the judge; huge outputs as a secret random sample of elements."
     import torch
@@ -641,6 +651,7 @@ def _baseline_fn(name, model, xs, dev):
         return tuned
     raise ValueError(name)
 
+# %% ../nbs/03_eval.ipynb #1bb9a655
 def _order(k:int, n:int)->list:
     "The order of `n` callables in round `k`: ABBA (0 1, 1 0, 1 0, 0 1, ...), so no side always goes first (after the round's input building and checks) and none always follows the other."
     return list(range(n)) if n < 2 or k % 4 in (0, 3) else list(range(n))[::-1]
@@ -653,6 +664,7 @@ def _batch(make_inputs, k:int, n:int)->list:
     "The `n` distinct argument lists of round `k` (round -1, -2... for warm-ups): `make_inputs` of a different index for every call."
     return [make_inputs(k * n + j if k >= 0 else k * n - j) for j in range(n)]
 
+# %% ../nbs/03_eval.ipynb #b59d58ba
 JOB_THREADS = 2   # CPU threads of a CUDA job: its CPU work before the lock (building models on the CPU) must not crowd the cores of the job that is timing launch-bound kernels
 
 def _job_threads(device:str):
@@ -672,6 +684,7 @@ def _warm(fns:list, make_inputs, cfg:dict, sync=None, before=None, after=None, p
         if sync: sync()
         if k + 1 >= cfg['warmup'] and time.time() > t_end: break
 
+# %% ../nbs/03_eval.ipynb #b83eaf94
 _GONE = 'gone'   # the fingerprint of an output a later call of its sample made unreadable
 
 def _take(fp, out, last:bool):
@@ -688,6 +701,7 @@ def _overwritten(j:int, outs:list, fps:list)->bool:
     c = outs[j]
     return type(c) is torch.Tensor and any(type(o) is torch.Tensor and f is not _GONE and _overlaps(c, o) for o, f in zip(outs[j + 1:], fps[j + 1:]))
 
+# %% ../nbs/03_eval.ipynb #04be0d17
 def _tight(times:list, target:float)->bool:
     "The stop rule: every callable's median within its 95 % CI +-`target` (the drift check compares them), and with two (candidate, reference) the CI of their paired log ratio too."
     if not all(ci_ok(t, target) for t in times): return False
@@ -695,6 +709,7 @@ def _tight(times:list, target:float)->bool:
     lo, hi = log_ratio_ci(times[1], times[0], paired=True)
     return (hi - lo) / 2 <= target
 
+# %% ../nbs/03_eval.ipynb #bacf973d
 def _time_loop(fns:list, make_inputs, timer, cfg:dict, check=None, before=None, after=None, events=None, fp=None, prep=None, n:int=1)->list:
     """Alternate samples of the callables in `fns` (in `_order`), `n` back-to-back calls each on `n` fresh inputs (the
     same `n` for every callable of a round), until the timings are tight (`_tight`) or the budget is spent; returns
@@ -721,6 +736,7 @@ def _time_loop(fns:list, make_inputs, timer, cfg:dict, check=None, before=None, 
         if k + 1 >= 3 and time.time() > t_end + 4 * cfg['budget_s'] * len(fns): break   # very slow programs: fewer trials
     return times
 
+# %% ../nbs/03_eval.ipynb #2e338dee
 def ref_job(p:dict)->dict:
     "Sandbox job: reference outputs for the correctness seeds and the other baselines."
     import torch, copy
@@ -802,6 +818,7 @@ def _flags():
              fp16_reduced=b.cuda.matmul.allow_fp16_reduced_precision_reduction, bf16_reduced=b.cuda.matmul.allow_bf16_reduced_precision_reduction)
     return d
 
+# %% ../nbs/03_eval.ipynb #62ad9a1c
 class ReferenceFailed(Exception): "The reference part of a folded candidate job failed."
 
 _PHASE = 'cudal1-phase: '
@@ -811,6 +828,7 @@ def _phase(res:dict, name:str):
     if res.get('phase'): d[res['phase']] = round(d.get(res['phase'], 0.0) + now - res['phase_t'], 4)
     res['phase'], res['phase_t'] = name, now; print(_PHASE + name, flush=True)
 
+# %% ../nbs/03_eval.ipynb #ddb7669d
 def cand_job(p:dict)->dict:
     "Sandbox job: the candidate's checks and its timing interleaved with the reference's. Returns raw data."
     import torch, copy
@@ -886,6 +904,7 @@ def cand_job(p:dict)->dict:
     res['locked_s'], res['build_free_s'], res['holds'] = round(time.time() - t_lock - lock.free_s, 3), round(lock.free_s, 3), lock.timeline()
     return res
 
+# %% ../nbs/03_eval.ipynb #7d736967
 def _set_flags(d:dict):
     "Put the global backend state of `_flags()` back (only what differs)."
     import torch
@@ -898,6 +917,7 @@ def _set_flags(d:dict):
     b.cuda.matmul.allow_fp16_reduced_precision_reduction = d['fp16_reduced']
     b.cuda.matmul.allow_bf16_reduced_precision_reduction = d['bf16_reduced']
 
+# %% ../nbs/03_eval.ipynb #40977ba1
 def _cand_locked(p, torch, dev, cfg, res, ref_mod, cand, ref, ref_side, timer, mk, side, flags0, saves, snap, dog, ref_ms, lock):
     "The device work of `cand_job` after the import: the checks under the run's lock shared, the timing under it exclusive, so no other job's work disturbs the timings."
     _phase(res, 'check')
@@ -991,20 +1011,21 @@ def _compare(ref_path, cand_path, atol, rtol):
         return False, f"{int(bad.sum())}/{bad.numel()} elements off (max abs error {err:.3g}, atol {atol:g}, rtol {rtol:g})", err
     return True, '', err
 
+# %% ../nbs/03_eval.ipynb #0995e824
 def _env(device:str)->dict:
     import torch
     e = dict(torch=torch.__version__, python=platform.python_version(), host=platform.node(), cuda=torch.version.cuda)
     if device == 'cpu': e['cpu'] = platform.processor() or platform.machine()
     return e
 
+# %% ../nbs/03_eval.ipynb #43d070cb
 PRECISION_RATIO = 100.0   # flag `precision` when the candidate's error exceeds this many times float32's own (or 1e-6 of the output's scale, or 1e-4 of atol)
 
 def _precision_floor(r32:list, scale:float, atol:float)->float:
     "The error a float32 program may have here: float32's own against float64 (torch's defaults), at least 1e-6 of the output's scale and 1e-4 of atol."
     return max(max([x for x in r32 if x is not None], default=0.0), 1e-6 * scale, 1e-4 * atol, 1e-30)
 
-UNJOINED_RATIO, UNJOINED_MS = 1.5, 0.05   # flag `unjoined_stream` when a candidate's synced time exceeds its event time by this ratio and by this much more than the reference's does
-
+# %% ../nbs/03_eval.ipynb #7f759b23
 def static_flags(code:str, ref:str|None=None)->tuple:
     "(flags, findings) of the static scan: `static:<rule>` per rule found, and `[rule, id, line, text]` per finding."
     try: fs = scan(code, ref)
@@ -1012,6 +1033,7 @@ def static_flags(code:str, ref:str|None=None)->tuple:
     except Exception as e: return [], [['scan_failed', '', 0, _one_line(f"{type(e).__name__}: {e}")]]
     return list(dict.fromkeys(f"static:{f.rule}" for f in fs)), [[f.rule, f.cheat, f.line, f.text] for f in fs]
 
+# %% ../nbs/03_eval.ipynb #c2ea5c29
 def judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:Path, cfg:EvalConfig, device:str, device_name:str,
           static:tuple|None=None, # `static_flags(cand.code, task.code)` when the caller has it already
          )->EvalResult:
@@ -1022,6 +1044,9 @@ def judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:P
     if found: r.meta['static'] = found
     return apply_policy(r, cfg.policy)
 
+UNJOINED_RATIO, UNJOINED_MS = 1.5, 0.05   # flag `unjoined_stream` when a candidate's synced time exceeds its event time by this ratio and by this much more than the reference's does
+
+# %% ../nbs/03_eval.ipynb #8cb86581
 def _unjoined(v:dict)->float|None:
     "How much longer (ms, median over calls) the candidate's synced time is than its event time, beyond the reference's own gap; None when it is not suspicious."
     ce, re_ = v.get('cand_events') or [], v.get('ref_events') or []
@@ -1034,6 +1059,7 @@ def _unjoined(v:dict)->float|None:
     sync, evt = statistics.median(s for s, _ in pc), statistics.median(e for _, e in pc)
     return gc - gr if sync > UNJOINED_RATIO * evt and gc - gr > UNJOINED_MS else None
 
+# %% ../nbs/03_eval.ipynb #43ba3c45
 def _constancy(ref_dir:Path, cand_dir:Path, n:int, floor:float)->str|None:
     "'input_independent' when the candidate's outputs are the same for every seed but the reference's vary beyond float rounding; 'constant_output' when both are constant; else None."
     if n < 2: return None
@@ -1043,6 +1069,7 @@ def _constancy(ref_dir:Path, cand_dir:Path, n:int, floor:float)->str|None:
     spread = max((r - rs[0]).abs().nan_to_num(0.0).max().item() if r.numel() else 0.0 for r in rs[1:])
     return 'constant_output' if spread <= PRECISION_RATIO * floor else 'input_independent'
 
+# %% ../nbs/03_eval.ipynb #84b58583
 def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:Path, cfg:EvalConfig, device:str, device_name:str)->EvalResult:
     "The harness's own verdict and flags from the two jobs' outcomes."
     base = dict(candidate_id=cand.id, task_id=task.id, device=device_name, env=_env(device),
@@ -1123,8 +1150,6 @@ def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:
     return res('ok', why, True, speedups=speed, timings=timings, flags=flags)
 
 # %% ../nbs/03_eval.ipynb #84cb6e3d
-_re_cc = re.compile(r'\d+\.\d+')
-
 WAIT_S = 7 * 24 * 3600.0   # queueing for the run's lock is bounded by the holders' own time limits
 
 @contextlib.contextmanager
@@ -1135,6 +1160,7 @@ def _held(path):
         try: yield
         finally: fcntl.flock(f, fcntl.LOCK_UN)
 
+# %% ../nbs/03_eval.ipynb #6e02438f
 def _oom(o)->bool: return not o.ok and 'out of memory' in (o.reason + o.log).lower()
 
 def _needs_compile(code:str)->bool: return any(s in code for s in ('load_inline', 'cpp_extension', 'load('))
@@ -1143,9 +1169,13 @@ def _build_cost(code:str)->tuple:
     "A guess at how long a program takes to build, for scheduling the longest builds first: CUDA sources, then length."
     return ('cuda_sources' in code or '__global__' in code, len(code))
 
+# %% ../nbs/03_eval.ipynb #27b08549
 def ext_dir(code:str)->Path:
     "The build cache directory of a program: one per source hash, shared by every evaluation of that exact code."
     return get_base_dir()/'ext_cache'/code_hash(code)[:24]
+
+# %% ../nbs/03_eval.ipynb #4e7538cd
+_re_cc = re.compile(r'\d+\.\d+')
 
 def _arch_env(device:str)->dict:
     "TORCH_CUDA_ARCH_LIST for the local GPU, so builds made without a visible GPU match the candidate job's."
@@ -1162,6 +1192,7 @@ def _device_name(device:str)->str:
     try: return subprocess.run(['nvidia-smi', '--query-gpu=name', '--format=csv,noheader', '-i', '0'], capture_output=True, text=True, timeout=20).stdout.strip() or 'cuda'
     except (OSError, subprocess.SubprocessError): return 'cuda'
 
+# %% ../nbs/03_eval.ipynb #a413ab3e
 def harness_version()->str:
     "The harness's version: the package's, and a hash of the code that decides verdicts and timings (a resumed campaign re-measures what another version measured)."
     global _HARNESS
@@ -1174,6 +1205,7 @@ def harness_version()->str:
     return _HARNESS
 _HARNESS = None
 
+# %% ../nbs/03_eval.ipynb #24aa8dbd
 def _record(store, c:Candidate, r:EvalResult)->EvalResult:
     "Write one candidate and its result to the store in one transaction; a failed write (a full disk...) makes the result an `error` saying so."
     import sqlite3
@@ -1185,6 +1217,7 @@ def _record(store, c:Candidate, r:EvalResult)->EvalResult:
         r.verdict, r.reason = 'error', _one_line(f"the result could not be recorded in the store ({why}); it was: {r.verdict}: {r.reason}")
     return r
 
+# %% ../nbs/03_eval.ipynb #e2a487ad
 def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
                   device:str='cpu', # 'cpu' or 'cuda'
                   cfg:EvalConfig|None=None,
@@ -1270,7 +1303,7 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
         # 3. judge each candidate as soon as its job and its task's reference job are done, then free their outputs
         outs, left = [None] * len(jobs), {ti: len(p) for ti, p in enumerate(pend)}
         refs = {}   # task index -> the Outcome of its reference work
-        def _judge(k):
+        def _judge_one(k):
             ti, ci = where[k]
             t, c = items[ti][0], items[ti][1][ci]
             try:
@@ -1299,7 +1332,7 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
                 refs[ti] = o if failed else Outcome('ok', (o.value or {}).get('ref', {}), seconds=o.seconds)
             ready = [k] if ci is not None else [j for j, (tj, cj) in enumerate(where) if tj == ti and cj is not None]
             for j in ready:
-                if outs[j] is not None and ti in refs and results[ti][where[j][1]] is None: _judge(j)
+                if outs[j] is not None and ti in refs and results[ti][where[j][1]] is None: _judge_one(j)
         if device == 'cpu':   # on the CPU, builds would compete with the timings for the same cores: finish them first
             for f in cfut.values(): f.result()
         bar = progress_bar(len(jobs), 'evaluating') if progress else None
@@ -1336,6 +1369,7 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
         if own: ex.close()
         if run is not None: shutil.rmtree(run, ignore_errors=True)
 
+# %% ../nbs/03_eval.ipynb #9fe7228b
 def evaluate(task:Task, # the reference program
              candidates:list, # `Candidate`s (or program strings) for it
              device:str='cpu', cfg:EvalConfig|None=None, **kw)->list[EvalResult]:
