@@ -11,7 +11,7 @@ import os, re, gc, sys, json, math, time, queue, shutil, threading, contextlib, 
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from .core import (Task, Candidate, EvalResult, Timing, StageConfig, BASELINES, code_hash, secret_seed, mix_seed,
+from .core import (Task, Candidate, EvalResult, Timing, StageConfig, Record, BASELINES, code_hash, secret_seed, mix_seed,
                             get_base_dir, atomic_write)
 from .sandbox import Pool, Job, Outcome, steady_malloc, start_clock, load_program, progress_bar, _one_line
 from .executor import executor_for, as_executor, device_lock
@@ -21,9 +21,9 @@ from .static import scan
 # %% auto #0
 __all__ = ['DEFER_S', 'GUARD_BYTES', 'CALL_FLOOR_S', 'CALL_RATIO', 'FIRST_CALL_S', 'SAMPLE_MS', 'MAX_CALLS', 'SAMPLE_BYTES',
            'CLEAN_WARM_S', 'JOB_THREADS', 'PRECISION_RATIO', 'UNJOINED_RATIO', 'UNJOINED_MS', 'WAIT_S', 'EvalConfig',
-           'median_ci', 'summarize', 'ci_ok', 'log_ratio_ci', 'drifted', 'ref_drift', 'call_limit', 'compile_job',
-           'calls_per_sample', 'ref_job', 'ReferenceFailed', 'cand_job', 'static_flags', 'judge', 'ext_dir',
-           'harness_version', 'evaluate_many', 'evaluate']
+           'RefRun', 'CandRun', 'median_ci', 'summarize', 'ci_ok', 'log_ratio_ci', 'drifted', 'ref_drift', 'call_limit',
+           'compile_job', 'calls_per_sample', 'ref_job', 'ReferenceFailed', 'cand_job', 'static_flags', 'judge',
+           'ext_dir', 'harness_version', 'evaluate_many', 'evaluate']
 
 # %% ../nbs/03_eval.ipynb #c53734b0
 @dataclass(frozen=True)
@@ -57,6 +57,52 @@ class EvalConfig(StageConfig):
         if self.n_seeds < 1 or self.min_trials < 3 or self.max_trials < self.min_trials: raise ValueError("need n_seeds >= 1 and 3 <= min_trials <= max_trials")
         if not (self.atol >= 0 and self.rtol >= 0 and self.ci_target > 0 and self.budget_s > 0): raise ValueError("tolerances must be >= 0, ci_target and budget_s > 0")
         if not self.place_timeout > 0: raise ValueError(f"EvalConfig.place_timeout must be > 0 seconds, got {self.place_timeout!r}")
+
+# %% ../nbs/03_eval.ipynb #31000d2c
+@dataclass
+class RefRun(Record):
+    "What a reference job returns and the judge reads (through the sandbox as a dict: `to_dict` / `from_dict`)."
+    outs: list = field(default_factory=list)   # per check seed, its output's description (`_describe_out`) plus `fp64`, and `err32`, `scale` when it is float64's
+    fp64: bool|None = None   # every seed's reference output is float64's
+    timings: dict = field(default_factory=dict)   # ms per call of every sample, per non-eager baseline
+    notes: list = field(default_factory=list)   # what fell back: no float64 model, a failed baseline...
+    locked_s: float|None = None   # seconds under the device lock (None: a folded job's reference part)
+    lock_at: float|None = None   # when it first held the lock (epoch seconds)
+    holds: list|None = None   # `[kind, start, seconds]` of every hold of the lock (`_DeviceLock.timeline`)
+
+@dataclass
+class CandRun(Record):
+    "What a candidate job returns and the judge reads: raw evidence and timings (ms per call, one per sample of `calls` calls)."
+    outs: list = field(default_factory=list)   # `_describe_out` of its output for each check seed
+    mutated: list = field(default_factory=list)   # per check seed, the indices of the inputs it modified
+    flags: list = field(default_factory=list)   # unused by the judge: always empty
+    timed_mismatch: int = 0   # timed outputs that differ from the reference's on the same inputs
+    timed_checked: int = 0   # timed outputs that were checked
+    deferred: list = field(default_factory=list)   # check seeds whose output changed after the call returned
+    timed_deferred: int = 0   # timed outputs that changed after their sample ended
+    phase: str = ''   # the phase it was in last ('done' when it finished)
+    phase_t: float = 0.0   # when that phase began
+    phase_s: dict|None = None   # seconds spent in each finished phase
+    notes: list = field(default_factory=list)   # e.g. no copy of the reference could be made
+    lock_at: float|None = None   # when it first held the device lock
+    ref: dict|None = None   # a folded job: its reference part (a `RefRun` as a dict)
+    eager_clean: list = field(default_factory=list)   # the reference alone before the candidate's import
+    calls: int|None = None   # calls per sample (`calls_per_sample`)
+    builds: dict|None = None   # extension name -> '' or its build error
+    reused: list = field(default_factory=list)   # check seeds whose output shares storage with an earlier output
+    oob: str|None = None   # where it wrote out of bounds (C15)
+    cand_events: list = field(default_factory=list)   # event times per sample (CUDA; None between them)
+    ref_events: list = field(default_factory=list)   # the same for the reference in the rounds
+    eager_post: list = field(default_factory=list)   # the reference alone after the timing
+    cand: list = field(default_factory=list)   # the candidate in the paired rounds
+    eager_paired: list = field(default_factory=list)   # the reference in the paired rounds: the speedup's reference time
+    changed: dict = field(default_factory=dict)   # backend flag -> [before, after] the candidate's calls
+    tamper: str|None = None   # what it replaced of the harness's (T4/T5): nothing it measured counts
+    threads: list = field(default_factory=list)   # where its own code started threads (T2)
+    persist_l2: int|None = None   # the largest persisting-L2 set-aside seen (bytes, CUDA)
+    locked_s: float|None = None   # seconds under the device lock, builds excluded
+    build_free_s: float|None = None   # seconds it let go of the lock while torch built its extensions
+    holds: list|None = None   # `[kind, start, seconds]` of every hold of the lock
 
 # %% ../nbs/03_eval.ipynb #c1060a46
 def median_ci(xs:list, z:float=1.96)->tuple:
@@ -738,7 +784,7 @@ def _time_loop(fns:list, make_inputs, timer, cfg:dict, check=None, before=None, 
 
 # %% ../nbs/03_eval.ipynb #2e338dee
 def ref_job(p:dict)->dict:
-    "Sandbox job: reference outputs for the correctness seeds and the other baselines."
+    "Sandbox job: reference outputs for the correctness seeds and the other baselines; returns a `RefRun` as a dict."
     import torch, copy
     _job_threads(p['device'])
     lock = _DeviceLock(p['lock'], p['device'])
@@ -830,7 +876,7 @@ def _phase(res:dict, name:str):
 
 # %% ../nbs/03_eval.ipynb #ddb7669d
 def cand_job(p:dict)->dict:
-    "Sandbox job: the candidate's checks and its timing interleaved with the reference's. Returns raw data."
+    "Sandbox job: the candidate's checks and its timing interleaved with the reference's; returns a `CandRun` as a dict (raw data)."
     import torch, copy
     cfg, res = p['timing'], dict(outs=[], mutated=[], flags=[], timed_mismatch=0, timed_checked=0, deferred=[], timed_deferred=0)
     _job_threads(p['device'])
@@ -1047,12 +1093,12 @@ def judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:P
 UNJOINED_RATIO, UNJOINED_MS = 1.5, 0.05   # flag `unjoined_stream` when a candidate's synced time exceeds its event time by this ratio and by this much more than the reference's does
 
 # %% ../nbs/03_eval.ipynb #8cb86581
-def _unjoined(v:dict)->float|None:
+def _unjoined(v:CandRun)->float|None:
     "How much longer (ms, median over calls) the candidate's synced time is than its event time, beyond the reference's own gap; None when it is not suspicious."
-    ce, re_ = v.get('cand_events') or [], v.get('ref_events') or []
-    if not ce or len(ce) != len(v.get('cand', [])) or len(re_) != len(v.get('eager_paired', [])): return None
-    pc = [(s, e) for s, e in zip(v['cand'], ce) if e is not None]
-    pr = [(s, e) for s, e in zip(v['eager_paired'], re_) if e is not None]
+    ce, re_ = v.cand_events or [], v.ref_events or []
+    if not ce or len(ce) != len(v.cand) or len(re_) != len(v.eager_paired): return None
+    pc = [(s, e) for s, e in zip(v.cand, ce) if e is not None]
+    pr = [(s, e) for s, e in zip(v.eager_paired, re_) if e is not None]
     if not pc: return None
     gc = statistics.median(s - e for s, e in pc)
     gr = statistics.median(s - e for s, e in pr) if pr else 0.0
@@ -1085,66 +1131,66 @@ def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:
         return res('timeout', f"candidate: {what} (limit: max({CALL_FLOOR_S:g} s, {CALL_RATIO:g}x the reference's time))")
     if not cand_out.ok:
         return res('error', f"candidate {cand_out.status}: {cand_out.reason}")
-    v, rv = cand_out.value, ref_out.value
-    if v.get('tamper'):
-        return res('cheat', f"T4 tamper: the candidate replaced what the harness times or checks: {v['tamper']}", False, flags=['tamper'])
-    flags = [f"changed:{k}" for k in v.get('changed', {})]
-    if v.get('oob'):   # C15: it wrote outside a tensor, into memory next to it (the outputs may be corrupted too)
-        return res('incorrect', f"out-of-bounds write: {v['oob']}", False, flags=flags + ['out_of_bounds'])
+    v, rv = CandRun.from_dict(cand_out.value), RefRun.from_dict(ref_out.value)
+    if v.tamper:
+        return res('cheat', f"T4 tamper: the candidate replaced what the harness times or checks: {v.tamper}", False, flags=['tamper'])
+    flags = [f"changed:{k}" for k in v.changed]
+    if v.oob:   # C15: it wrote outside a tensor, into memory next to it (the outputs may be corrupted too)
+        return res('incorrect', f"out-of-bounds write: {v.oob}", False, flags=flags + ['out_of_bounds'])
     # evidence of work left running after the return, of threads and of cache games: flags whatever the outputs say
-    if v.get('deferred') or v.get('timed_deferred'):
-        flags.append('deferred_output'); base['meta']['deferred'] = dict(check_seeds=v.get('deferred', []), timed_calls=v.get('timed_deferred', 0))
-    if v.get('threads'): flags.append('threads'); base['meta']['threads'] = v['threads'][:10]
-    if v.get('reused'): flags.append('output_reused'); base['meta']['reused_outputs'] = v['reused']
-    if v.get('persist_l2'): flags.append('persisting_l2'); base['meta']['persist_l2_bytes'] = v['persist_l2']
-    builds = {k: e for k, e in (v.get('builds') or {}).items() if e}
+    if v.deferred or v.timed_deferred:
+        flags.append('deferred_output'); base['meta']['deferred'] = dict(check_seeds=v.deferred, timed_calls=v.timed_deferred)
+    if v.threads: flags.append('threads'); base['meta']['threads'] = v.threads[:10]
+    if v.reused: flags.append('output_reused'); base['meta']['reused_outputs'] = v.reused
+    if v.persist_l2: flags.append('persisting_l2'); base['meta']['persist_l2_bytes'] = v.persist_l2
+    builds = {k: e for k, e in (v.builds or {}).items() if e}
     if builds:   # it runs whatever it does when its build fails (often the PyTorch code it was meant to replace)
         flags.append('build_failed'); base['meta']['build_errors'] = builds
-    for i, o in enumerate(v['outs']):
+    for i, o in enumerate(v.outs):
         if not o['is_tensor']: return res('incorrect', f"seed {i}: forward returned {o['type']}, not a plain torch.Tensor", False, flags=flags)
-        want = rv['outs'][i]
+        want = rv.outs[i]
         if o['shape'] != want['shape']: return res('incorrect', f"seed {i}: output shape {o['shape']} != reference {want['shape']}", False, flags=flags)
         if o['dtype'] != want['dtype']: return res('incorrect', f"seed {i}: output dtype {o['dtype']} != reference {want['dtype']}", False, flags=flags)
         if o['device'] != want['device']: return res('incorrect', f"seed {i}: output on {o['device']}, reference on {want['device']}", False, flags=flags)
-    if any(v['mutated']):
-        i = next(i for i, m in enumerate(v['mutated']) if m)
-        return res('incorrect', f"seed {i}: the candidate modified its input(s) {v['mutated'][i]}", False, flags=flags + ['input_mutation'])
+    if any(v.mutated):
+        i = next(i for i, m in enumerate(v.mutated) if m)
+        return res('incorrect', f"seed {i}: the candidate modified its input(s) {v.mutated[i]}", False, flags=flags + ['input_mutation'])
     errs = []
-    for i in range(len(v['outs'])):
+    for i in range(len(v.outs)):
         ok, why, err = _compare(ref_dir/f'ref_{i}.pt', cand_dir/f'cand_{i}.pt', cfg.atol, cfg.rtol)
         if not ok: return res('incorrect', f"seed {i}: {why}", False, flags=flags)
         errs.append(err)
     # a candidate that passes the tolerance but is far less exact than float32 computes in lower precision (fp16, bf16,
     # TF32...): flagged, as is its error against the float32 reference's own error against float64
-    r32 = [o.get('err32') for o in rv['outs']]
-    floor = _precision_floor(r32, max((o.get('scale') or 0.0) for o in rv['outs']), cfg.atol)
+    r32 = [o.get('err32') for o in rv.outs]
+    floor = _precision_floor(r32, max((o.get('scale') or 0.0) for o in rv.outs), cfg.atol)
     if errs and all(x is not None for x in r32):
         base['meta']['err_ratio'] = round(max(errs) / floor, 1)
         if max(errs) > PRECISION_RATIO * floor: flags.append('precision')
-    if (c := _constancy(ref_dir, cand_dir, len(v['outs']), floor)): flags.append(c)
-    if v.get('timed_mismatch'):
-        return res('incorrect', f"{v['timed_mismatch']} of {v['timed_checked']} timed outputs differ from the reference's on the same inputs", False, flags=flags + ['timed_output_mismatch'])
+    if (c := _constancy(ref_dir, cand_dir, len(v.outs), floor)): flags.append(c)
+    if v.timed_mismatch:
+        return res('incorrect', f"{v.timed_mismatch} of {v.timed_checked} timed outputs differ from the reference's on the same inputs", False, flags=flags + ['timed_output_mismatch'])
     if (gap := _unjoined(v)) is not None: flags.append('unjoined_stream'); base['meta']['unjoined_ms'] = round(gap, 4)
-    tc, clean, paired, post = summarize(v['cand']), summarize(v['eager_clean']), summarize(v['eager_paired']), summarize(v['eager_post'])
+    tc, clean, paired, post = summarize(v.cand), summarize(v.eager_clean), summarize(v.eager_paired), summarize(v.eager_post)
     tol = cfg.drift_tol or (0.10 if device == 'cuda' else 0.15)
     # the speedup always divides the paired reference time (both sides timed the same way, in the same rounds); the
     # reference alone, timed the same way before the import and after the timing, is only a diagnostic of side effects
-    drift = ref_drift(v['eager_clean'], v['eager_paired'], v['eager_post'], tol)
+    drift = ref_drift(v.eager_clean, v.eager_paired, v.eager_post, tol)
     if drift is not None: flags.append('ref_drift')   # something of the candidate's moved the reference, beyond the timings' own noise
     eager = paired
     timings = {'candidate': tc, 'eager': eager, 'eager_clean': clean, 'eager_paired': paired, 'eager_post': post}
     speed = {'eager': eager.median_ms / tc.median_ms if tc.median_ms > 0 else None}
-    ci = {'eager': log_ratio_ci(v['eager_paired'], v['cand'], paired=True)}
-    for b, xs in rv.get('timings', {}).items():
+    ci = {'eager': log_ratio_ci(v.eager_paired, v.cand, paired=True)}
+    for b, xs in rv.timings.items():
         timings[b] = summarize(xs); speed[b] = timings[b].median_ms / tc.median_ms if tc.median_ms > 0 else None
-        ci[b] = log_ratio_ci(xs, v['cand'])
+        ci[b] = log_ratio_ci(xs, v.cand)
     base['meta']['speedup_ci'] = {b: [round(math.exp(lo), 4), round(math.exp(hi), 4)] for b, (lo, hi) in ci.items() if speed.get(b) and math.isfinite(lo) and math.isfinite(hi)}
-    if not rv.get('fp64'): flags.append('fp32_reference')
-    meta = dict(base['meta'], max_abs_err=max(errs) if errs else 0.0, ref_drift=round(paired.median_ms / clean.median_ms - 1, 4) if clean.median_ms > 0 else 0.0, calls_per_sample=v.get('calls'), phase_s=v.get('phase_s'), ref_notes=rv.get('notes', []) + v.get('notes', []),
-                timed_checked=v.get('timed_checked', 0), changed=v.get('changed', {}), locked_s=v.get('locked_s'), lock_at=v.get('lock_at'), ref_locked_s=rv.get('locked_s'), ref_lock_at=rv.get('lock_at'), holds=v.get('holds'), ref_holds=rv.get('holds'), build_free_s=v.get('build_free_s'), job_s=cand_out.seconds,
+    if not rv.fp64: flags.append('fp32_reference')
+    meta = dict(base['meta'], max_abs_err=max(errs) if errs else 0.0, ref_drift=round(paired.median_ms / clean.median_ms - 1, 4) if clean.median_ms > 0 else 0.0, calls_per_sample=v.calls, phase_s=v.phase_s, ref_notes=rv.notes + v.notes,
+                timed_checked=v.timed_checked, changed=v.changed, locked_s=v.locked_s, lock_at=v.lock_at, ref_locked_s=rv.locked_s, ref_lock_at=rv.lock_at, holds=v.holds, ref_holds=rv.holds, build_free_s=v.build_free_s, job_s=cand_out.seconds,
                 ref_job_s=ref_out.seconds)
     base['meta'] = meta
-    why = f"correct on {len(errs)} seeds and {v.get('timed_checked', 0)} timed calls; eager {speed['eager']:.3g}x" if speed['eager'] else 'correct'
+    why = f"correct on {len(errs)} seeds and {v.timed_checked} timed calls; eager {speed['eager']:.3g}x" if speed['eager'] else 'correct'
     if drift is not None: why += f"; reference {drift:+.0%} in the candidate's presence than alone before its import"
     if builds: why += f"; its extension build failed ({', '.join(builds)}): what ran is its fallback"
     return res('ok', why, True, speedups=speed, timings=timings, flags=flags)
