@@ -9,21 +9,21 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/eval.html.md"""
 from __future__ import annotations
 import os, re, gc, sys, json, math, time, queue, shutil, threading, contextlib, statistics, tempfile, platform
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from .core import (Task, Candidate, EvalResult, Timing, StageConfig, Record, BASELINES, code_hash, secret_seed, mix_seed,
+from .core import (Task, Candidate, EvalResult, StageConfig, BASELINES, code_hash, secret_seed, mix_seed,
                             get_base_dir, atomic_write)
 from .sandbox import Pool, Job, Outcome, steady_malloc, start_clock, load_program, progress_bar, _one_line
 from .executor import executor_for, as_executor, device_lock
-from .policy import apply_policy, get_policy
-from .static import scan
+from .policy import get_policy
+from .evalstats import median_ci, summarize, ci_ok, log_ratio_ci, drifted, ref_drift
+_all_ = ['median_ci', 'summarize', 'ci_ok', 'log_ratio_ci', 'drifted', 'ref_drift']   # the statistics, as they were here
 
 # %% auto #0
 __all__ = ['DEFER_S', 'GUARD_BYTES', 'CALL_FLOOR_S', 'CALL_RATIO', 'FIRST_CALL_S', 'SAMPLE_MS', 'MAX_CALLS', 'SAMPLE_BYTES',
-           'CLEAN_WARM_S', 'JOB_THREADS', 'PRECISION_RATIO', 'UNJOINED_RATIO', 'UNJOINED_MS', 'WAIT_S', 'EvalConfig',
-           'RefRun', 'CandRun', 'median_ci', 'summarize', 'ci_ok', 'log_ratio_ci', 'drifted', 'ref_drift', 'call_limit',
-           'compile_job', 'calls_per_sample', 'ref_job', 'ReferenceFailed', 'cand_job', 'static_flags', 'judge',
-           'ext_dir', 'harness_version', 'evaluate_many', 'evaluate']
+           'CLEAN_WARM_S', 'JOB_THREADS', 'WAIT_S', 'EvalConfig', 'call_limit', 'compile_job', 'calls_per_sample',
+           'ref_job', 'ReferenceFailed', 'cand_job', 'ext_dir', 'harness_version', 'evaluate_many', 'evaluate',
+           'median_ci', 'summarize', 'ci_ok', 'log_ratio_ci', 'drifted', 'ref_drift']
 
 # %% ../nbs/03_eval.ipynb #c53734b0
 @dataclass(frozen=True)
@@ -57,106 +57,6 @@ class EvalConfig(StageConfig):
         if self.n_seeds < 1 or self.min_trials < 3 or self.max_trials < self.min_trials: raise ValueError("need n_seeds >= 1 and 3 <= min_trials <= max_trials")
         if not (self.atol >= 0 and self.rtol >= 0 and self.ci_target > 0 and self.budget_s > 0): raise ValueError("tolerances must be >= 0, ci_target and budget_s > 0")
         if not self.place_timeout > 0: raise ValueError(f"EvalConfig.place_timeout must be > 0 seconds, got {self.place_timeout!r}")
-
-# %% ../nbs/03_eval.ipynb #31000d2c
-@dataclass
-class RefRun(Record):
-    "What a reference job returns and the judge reads (through the sandbox as a dict: `to_dict` / `from_dict`)."
-    outs: list = field(default_factory=list)   # per check seed, its output's description (`_describe_out`) plus `fp64`, and `err32`, `scale` when it is float64's
-    fp64: bool|None = None   # every seed's reference output is float64's
-    timings: dict = field(default_factory=dict)   # ms per call of every sample, per non-eager baseline
-    notes: list = field(default_factory=list)   # what fell back: no float64 model, a failed baseline...
-    locked_s: float|None = None   # seconds under the device lock (None: a folded job's reference part)
-    lock_at: float|None = None   # when it first held the lock (epoch seconds)
-    holds: list|None = None   # `[kind, start, seconds]` of every hold of the lock (`_DeviceLock.timeline`)
-
-@dataclass
-class CandRun(Record):
-    "What a candidate job returns and the judge reads: raw evidence and timings (ms per call, one per sample of `calls` calls)."
-    outs: list = field(default_factory=list)   # `_describe_out` of its output for each check seed
-    mutated: list = field(default_factory=list)   # per check seed, the indices of the inputs it modified
-    flags: list = field(default_factory=list)   # unused by the judge: always empty
-    timed_mismatch: int = 0   # timed outputs that differ from the reference's on the same inputs
-    timed_checked: int = 0   # timed outputs that were checked
-    deferred: list = field(default_factory=list)   # check seeds whose output changed after the call returned
-    timed_deferred: int = 0   # timed outputs that changed after their sample ended
-    phase: str = ''   # the phase it was in last ('done' when it finished)
-    phase_t: float = 0.0   # when that phase began
-    phase_s: dict|None = None   # seconds spent in each finished phase
-    notes: list = field(default_factory=list)   # e.g. no copy of the reference could be made
-    lock_at: float|None = None   # when it first held the device lock
-    ref: dict|None = None   # a folded job: its reference part (a `RefRun` as a dict)
-    eager_clean: list = field(default_factory=list)   # the reference alone before the candidate's import
-    calls: int|None = None   # calls per sample (`calls_per_sample`)
-    builds: dict|None = None   # extension name -> '' or its build error
-    reused: list = field(default_factory=list)   # check seeds whose output shares storage with an earlier output
-    oob: str|None = None   # where it wrote out of bounds (C15)
-    cand_events: list = field(default_factory=list)   # event times per sample (CUDA; None between them)
-    ref_events: list = field(default_factory=list)   # the same for the reference in the rounds
-    eager_post: list = field(default_factory=list)   # the reference alone after the timing
-    cand: list = field(default_factory=list)   # the candidate in the paired rounds
-    eager_paired: list = field(default_factory=list)   # the reference in the paired rounds: the speedup's reference time
-    changed: dict = field(default_factory=dict)   # backend flag -> [before, after] the candidate's calls
-    tamper: str|None = None   # what it replaced of the harness's (T4/T5): nothing it measured counts
-    threads: list = field(default_factory=list)   # where its own code started threads (T2)
-    persist_l2: int|None = None   # the largest persisting-L2 set-aside seen (bytes, CUDA)
-    locked_s: float|None = None   # seconds under the device lock, builds excluded
-    build_free_s: float|None = None   # seconds it let go of the lock while torch built its extensions
-    holds: list|None = None   # `[kind, start, seconds]` of every hold of the lock
-
-# %% ../nbs/03_eval.ipynb #c1060a46
-def median_ci(xs:list, z:float=1.96)->tuple:
-    "Median and a distribution-free ~95 % confidence interval for it: (median, low, high)."
-    s = sorted(xs); n = len(s)
-    if n == 0: raise ValueError("median_ci of no samples")
-    h = z * math.sqrt(n) / 2
-    lo, hi = max(0, math.floor(n / 2 - h)), min(n - 1, math.ceil(n / 2 + h) - 1)
-    return statistics.median(s), s[lo], s[max(lo, hi)]
-
-def summarize(xs:list)->Timing:
-    "A `Timing` (ms) from raw samples."
-    m, lo, hi = median_ci(xs)
-    q = statistics.quantiles(xs, n=4) if len(xs) >= 2 else [xs[0]] * 3
-    return Timing(median_ms=m, iqr_ms=q[2] - q[0], n=len(xs), mean_ms=statistics.fmean(xs), ci_low_ms=lo, ci_high_ms=hi)
-
-def ci_ok(xs:list, target:float)->bool:
-    "Is the median's CI half-width within `target` (a fraction of the median)?"
-    if len(xs) < 5: return False
-    m, lo, hi = median_ci(xs)
-    return m > 0 and (hi - lo) / 2 <= target * m
-
-# %% ../nbs/03_eval.ipynb #9beb4697
-def _log_half_width(xs:list)->float:
-    "Half-width of the median's ~95 % CI on the log scale."
-    _, lo, hi = median_ci(xs)
-    return (math.log(hi) - math.log(lo)) / 2 if lo > 0 else math.inf
-
-def log_ratio_ci(num:list, # samples of the numerator (ms): the reference's for a speedup
-                 den:list, # samples of the denominator (ms): the candidate's
-                 paired:bool=False, # the i-th samples of both were taken in the same round
-                )->tuple:
-    "A ~95 % interval (lo, hi) of log(median(num) / median(den)), centred on it."
-    if not num or not den or min(num) <= 0 or min(den) <= 0: return (-math.inf, math.inf)
-    c = math.log(statistics.median(num) / statistics.median(den))
-    if paired and len(num) == len(den) and len(num) >= 5:
-        _, lo, hi = median_ci([math.log(a / b) for a, b in zip(num, den)]); h = (hi - lo) / 2
-    else: h = math.hypot(_log_half_width(num), _log_half_width(den))
-    return c - h, c + h
-
-def drifted(clean:list, post:list, tol:float)->bool:
-    "Did the reference's time move from `clean` to `post` by more than `tol` (a fraction) beyond its own noise: the whole interval of the log ratio outside +-log(1 + tol)?"
-    lo, hi = log_ratio_ci(post, clean)
-    return lo > math.log1p(tol) or hi < -math.log1p(tol)
-
-def ref_drift(clean:list, # the reference alone before the candidate's import (ms per call, per sample)
-              paired:list, # the reference in the candidate's rounds: the speedup's reference time
-              post:list, # the reference alone after the candidate's timing
-              tol:float, # the drift tolerance (a fraction)
-             )->float|None:
-    "The reference's change `paired / clean - 1` (or `post / clean - 1`) when it exceeds `tol` beyond the timings' own noise (`drifted`), else None: a diagnostic, never the speedup's reference time."
-    for xs in (paired, post):
-        if drifted(clean, xs, tol): return statistics.median(xs) / statistics.median(clean) - 1
-    return None
 
 # %% ../nbs/03_eval.ipynb #60db683e
 def _setup(p):
@@ -784,7 +684,7 @@ def _time_loop(fns:list, make_inputs, timer, cfg:dict, check=None, before=None, 
 
 # %% ../nbs/03_eval.ipynb #2e338dee
 def ref_job(p:dict)->dict:
-    "Sandbox job: reference outputs for the correctness seeds and the other baselines; returns a `RefRun` as a dict."
+    "Sandbox job: reference outputs for the correctness seeds and the other baselines; returns a `cudal1_nb.verdict.RefRun` as a dict."
     import torch, copy
     _job_threads(p['device'])
     lock = _DeviceLock(p['lock'], p['device'])
@@ -876,7 +776,7 @@ def _phase(res:dict, name:str):
 
 # %% ../nbs/03_eval.ipynb #ddb7669d
 def cand_job(p:dict)->dict:
-    "Sandbox job: the candidate's checks and its timing interleaved with the reference's; returns a `CandRun` as a dict (raw data)."
+    "Sandbox job: the candidate's checks and its timing interleaved with the reference's; returns a `cudal1_nb.verdict.CandRun` as a dict (raw data)."
     import torch, copy
     cfg, res = p['timing'], dict(outs=[], mutated=[], flags=[], timed_mismatch=0, timed_checked=0, deferred=[], timed_deferred=0)
     _job_threads(p['device'])
@@ -1036,164 +936,12 @@ def _cand_locked(p, torch, dev, cfg, res, ref_mod, cand, ref, ref_side, timer, m
     _phase(res, 'done')
     return res
 
-# %% ../nbs/03_eval.ipynb #c627ef9a
-def _read_out(path):
-    import torch
-    return torch.load(path, map_location='cpu', weights_only=True)
-
-def _compare(ref_path, cand_path, atol, rtol):
-    "(ok, one-line reason, max abs error) for one saved candidate output against the saved reference."
-    import torch
-    r, c = _read_out(ref_path), _read_out(cand_path)
-    if type(c) is not torch.Tensor: return False, f"saved output is a {type(c).__name__}", None
-    if c.shape != r.shape: return False, f"shape {list(c.shape)} != reference {list(r.shape)}", None
-    c64, r64 = c.double(), r.double()
-    nan_r, nan_c = torch.isnan(r64), torch.isnan(c64)
-    if (nan_c & ~nan_r).any(): return False, f"{int((nan_c & ~nan_r).sum())} NaN where the reference has none", None
-    diff = (c64 - r64).abs().nan_to_num(0.0)
-    err = diff.max().item() if diff.numel() else 0.0
-    bad = (diff > atol + rtol * r64.abs().nan_to_num(0.0)) | (nan_r & ~nan_c)
-    if bad.any():
-        return False, f"{int(bad.sum())}/{bad.numel()} elements off (max abs error {err:.3g}, atol {atol:g}, rtol {rtol:g})", err
-    return True, '', err
-
 # %% ../nbs/03_eval.ipynb #0995e824
 def _env(device:str)->dict:
     import torch
     e = dict(torch=torch.__version__, python=platform.python_version(), host=platform.node(), cuda=torch.version.cuda)
     if device == 'cpu': e['cpu'] = platform.processor() or platform.machine()
     return e
-
-# %% ../nbs/03_eval.ipynb #43d070cb
-PRECISION_RATIO = 100.0   # flag `precision` when the candidate's error exceeds this many times float32's own (or 1e-6 of the output's scale, or 1e-4 of atol)
-
-def _precision_floor(r32:list, scale:float, atol:float)->float:
-    "The error a float32 program may have here: float32's own against float64 (torch's defaults), at least 1e-6 of the output's scale and 1e-4 of atol."
-    return max(max([x for x in r32 if x is not None], default=0.0), 1e-6 * scale, 1e-4 * atol, 1e-30)
-
-# %% ../nbs/03_eval.ipynb #7f759b23
-def static_flags(code:str, ref:str|None=None)->tuple:
-    "(flags, findings) of the static scan: `static:<rule>` per rule found, and `[rule, id, line, text]` per finding."
-    try: fs = scan(code, ref)
-    except SyntaxError: return [], []
-    except Exception as e: return [], [['scan_failed', '', 0, _one_line(f"{type(e).__name__}: {e}")]]
-    return list(dict.fromkeys(f"static:{f.rule}" for f in fs)), [[f.rule, f.cheat, f.line, f.text] for f in fs]
-
-# %% ../nbs/03_eval.ipynb #c2ea5c29
-def judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:Path, cfg:EvalConfig, device:str, device_name:str,
-          static:tuple|None=None, # `static_flags(cand.code, task.code)` when the caller has it already
-         )->EvalResult:
-    "Turn the two jobs' outcomes into an `EvalResult`: the harness's verdict and flags, the static scan's flags, then the policy's decision."
-    r = _judge(task, cand, ref_out, cand_out, ref_dir, cand_dir, cfg, device, device_name)
-    sf, found = static if static is not None else static_flags(cand.code, task.code)
-    r.flags += [f for f in sf if f not in r.flags]
-    if found: r.meta['static'] = found
-    return apply_policy(r, cfg.policy)
-
-UNJOINED_RATIO, UNJOINED_MS = 1.5, 0.05   # flag `unjoined_stream` when a candidate's synced time exceeds its event time by this ratio and by this much more than the reference's does
-
-# %% ../nbs/03_eval.ipynb #8cb86581
-def _unjoined(v:CandRun)->float|None:
-    "How much longer (ms, median over calls) the candidate's synced time is than its event time, beyond the reference's own gap; None when it is not suspicious."
-    ce, re_ = v.cand_events or [], v.ref_events or []
-    if not ce or len(ce) != len(v.cand) or len(re_) != len(v.eager_paired): return None
-    pc = [(s, e) for s, e in zip(v.cand, ce) if e is not None]
-    pr = [(s, e) for s, e in zip(v.eager_paired, re_) if e is not None]
-    if not pc: return None
-    gc = statistics.median(s - e for s, e in pc)
-    gr = statistics.median(s - e for s, e in pr) if pr else 0.0
-    sync, evt = statistics.median(s for s, _ in pc), statistics.median(e for _, e in pc)
-    return gc - gr if sync > UNJOINED_RATIO * evt and gc - gr > UNJOINED_MS else None
-
-# %% ../nbs/03_eval.ipynb #43ba3c45
-def _constancy(ref_dir:Path, cand_dir:Path, n:int, floor:float)->str|None:
-    "'input_independent' when the candidate's outputs are the same for every seed but the reference's vary beyond float rounding; 'constant_output' when both are constant; else None."
-    if n < 2: return None
-    cs = [_read_out(cand_dir/f'cand_{i}.pt') for i in range(n)]
-    if not all(_same_values(cs[0], c) for c in cs[1:]): return None
-    rs = [_read_out(ref_dir/f'ref_{i}.pt').double() for i in range(n)]
-    spread = max((r - rs[0]).abs().nan_to_num(0.0).max().item() if r.numel() else 0.0 for r in rs[1:])
-    return 'constant_output' if spread <= PRECISION_RATIO * floor else 'input_independent'
-
-# %% ../nbs/03_eval.ipynb #84b58583
-def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:Path, cfg:EvalConfig, device:str, device_name:str)->EvalResult:
-    "The harness's own verdict and flags from the two jobs' outcomes."
-    base = dict(candidate_id=cand.id, task_id=task.id, device=device_name, env=_env(device),
-                meta={'cfg': {k: v for k, v in cfg.to_dict().items() if k in ('atol', 'rtol', 'n_seeds', 'threads', 'ci_target', 'policy')}})
-    def res(verdict, reason, correct=None, **kw): return EvalResult(verdict=verdict, correct=correct, reason=_one_line(reason), **base, **kw)
-    if not ref_out.ok:
-        return res('error', f"reference failed ({ref_out.status}): {ref_out.reason}")
-    if cand_out.status == 'timeout':
-        ph = [l[len(_PHASE):].strip() for l in cand_out.log.splitlines() if l.startswith(_PHASE)]
-        return res('timeout', f"candidate: {cand_out.reason}" + (f" (in phase '{ph[-1]}')" if ph else ''))
-    if cand_out.status == 'crash' and _CALL_TIMEOUT in cand_out.log:   # stopped by its per-call time limit
-        what = cand_out.log.split(_CALL_TIMEOUT)[-1].splitlines()[0]
-        return res('timeout', f"candidate: {what} (limit: max({CALL_FLOOR_S:g} s, {CALL_RATIO:g}x the reference's time))")
-    if not cand_out.ok:
-        return res('error', f"candidate {cand_out.status}: {cand_out.reason}")
-    v, rv = CandRun.from_dict(cand_out.value), RefRun.from_dict(ref_out.value)
-    if v.tamper:
-        return res('cheat', f"T4 tamper: the candidate replaced what the harness times or checks: {v.tamper}", False, flags=['tamper'])
-    flags = [f"changed:{k}" for k in v.changed]
-    if v.oob:   # C15: it wrote outside a tensor, into memory next to it (the outputs may be corrupted too)
-        return res('incorrect', f"out-of-bounds write: {v.oob}", False, flags=flags + ['out_of_bounds'])
-    # evidence of work left running after the return, of threads and of cache games: flags whatever the outputs say
-    if v.deferred or v.timed_deferred:
-        flags.append('deferred_output'); base['meta']['deferred'] = dict(check_seeds=v.deferred, timed_calls=v.timed_deferred)
-    if v.threads: flags.append('threads'); base['meta']['threads'] = v.threads[:10]
-    if v.reused: flags.append('output_reused'); base['meta']['reused_outputs'] = v.reused
-    if v.persist_l2: flags.append('persisting_l2'); base['meta']['persist_l2_bytes'] = v.persist_l2
-    builds = {k: e for k, e in (v.builds or {}).items() if e}
-    if builds:   # it runs whatever it does when its build fails (often the PyTorch code it was meant to replace)
-        flags.append('build_failed'); base['meta']['build_errors'] = builds
-    for i, o in enumerate(v.outs):
-        if not o['is_tensor']: return res('incorrect', f"seed {i}: forward returned {o['type']}, not a plain torch.Tensor", False, flags=flags)
-        want = rv.outs[i]
-        if o['shape'] != want['shape']: return res('incorrect', f"seed {i}: output shape {o['shape']} != reference {want['shape']}", False, flags=flags)
-        if o['dtype'] != want['dtype']: return res('incorrect', f"seed {i}: output dtype {o['dtype']} != reference {want['dtype']}", False, flags=flags)
-        if o['device'] != want['device']: return res('incorrect', f"seed {i}: output on {o['device']}, reference on {want['device']}", False, flags=flags)
-    if any(v.mutated):
-        i = next(i for i, m in enumerate(v.mutated) if m)
-        return res('incorrect', f"seed {i}: the candidate modified its input(s) {v.mutated[i]}", False, flags=flags + ['input_mutation'])
-    errs = []
-    for i in range(len(v.outs)):
-        ok, why, err = _compare(ref_dir/f'ref_{i}.pt', cand_dir/f'cand_{i}.pt', cfg.atol, cfg.rtol)
-        if not ok: return res('incorrect', f"seed {i}: {why}", False, flags=flags)
-        errs.append(err)
-    # a candidate that passes the tolerance but is far less exact than float32 computes in lower precision (fp16, bf16,
-    # TF32...): flagged, as is its error against the float32 reference's own error against float64
-    r32 = [o.get('err32') for o in rv.outs]
-    floor = _precision_floor(r32, max((o.get('scale') or 0.0) for o in rv.outs), cfg.atol)
-    if errs and all(x is not None for x in r32):
-        base['meta']['err_ratio'] = round(max(errs) / floor, 1)
-        if max(errs) > PRECISION_RATIO * floor: flags.append('precision')
-    if (c := _constancy(ref_dir, cand_dir, len(v.outs), floor)): flags.append(c)
-    if v.timed_mismatch:
-        return res('incorrect', f"{v.timed_mismatch} of {v.timed_checked} timed outputs differ from the reference's on the same inputs", False, flags=flags + ['timed_output_mismatch'])
-    if (gap := _unjoined(v)) is not None: flags.append('unjoined_stream'); base['meta']['unjoined_ms'] = round(gap, 4)
-    tc, clean, paired, post = summarize(v.cand), summarize(v.eager_clean), summarize(v.eager_paired), summarize(v.eager_post)
-    tol = cfg.drift_tol or (0.10 if device == 'cuda' else 0.15)
-    # the speedup always divides the paired reference time (both sides timed the same way, in the same rounds); the
-    # reference alone, timed the same way before the import and after the timing, is only a diagnostic of side effects
-    drift = ref_drift(v.eager_clean, v.eager_paired, v.eager_post, tol)
-    if drift is not None: flags.append('ref_drift')   # something of the candidate's moved the reference, beyond the timings' own noise
-    eager = paired
-    timings = {'candidate': tc, 'eager': eager, 'eager_clean': clean, 'eager_paired': paired, 'eager_post': post}
-    speed = {'eager': eager.median_ms / tc.median_ms if tc.median_ms > 0 else None}
-    ci = {'eager': log_ratio_ci(v.eager_paired, v.cand, paired=True)}
-    for b, xs in rv.timings.items():
-        timings[b] = summarize(xs); speed[b] = timings[b].median_ms / tc.median_ms if tc.median_ms > 0 else None
-        ci[b] = log_ratio_ci(xs, v.cand)
-    base['meta']['speedup_ci'] = {b: [round(math.exp(lo), 4), round(math.exp(hi), 4)] for b, (lo, hi) in ci.items() if speed.get(b) and math.isfinite(lo) and math.isfinite(hi)}
-    if not rv.fp64: flags.append('fp32_reference')
-    meta = dict(base['meta'], max_abs_err=max(errs) if errs else 0.0, ref_drift=round(paired.median_ms / clean.median_ms - 1, 4) if clean.median_ms > 0 else 0.0, calls_per_sample=v.calls, phase_s=v.phase_s, ref_notes=rv.notes + v.notes,
-                timed_checked=v.timed_checked, changed=v.changed, locked_s=v.locked_s, lock_at=v.lock_at, ref_locked_s=rv.locked_s, ref_lock_at=rv.lock_at, holds=v.holds, ref_holds=rv.holds, build_free_s=v.build_free_s, job_s=cand_out.seconds,
-                ref_job_s=ref_out.seconds)
-    base['meta'] = meta
-    why = f"correct on {len(errs)} seeds and {v.timed_checked} timed calls; eager {speed['eager']:.3g}x" if speed['eager'] else 'correct'
-    if drift is not None: why += f"; reference {drift:+.0%} in the candidate's presence than alone before its import"
-    if builds: why += f"; its extension build failed ({', '.join(builds)}): what ran is its fallback"
-    return res('ok', why, True, speedups=speed, timings=timings, flags=flags)
 
 # %% ../nbs/03_eval.ipynb #84cb6e3d
 WAIT_S = 7 * 24 * 3600.0   # queueing for the run's lock is bounded by the holders' own time limits
@@ -1246,7 +994,7 @@ def harness_version()->str:
         import hashlib
         from cudal1_nb import __version__
         from cudal1_nb.core import PKG_DIR
-        h = hashlib.sha256(b''.join((PKG_DIR/f'{m}.py').read_bytes() for m in ('sandbox', 'eval', 'policy', 'static')))
+        h = hashlib.sha256(b''.join((PKG_DIR/f'{m}.py').read_bytes() for m in ('sandbox', 'eval', 'evalstats', 'verdict', 'policy', 'static')))
         _HARNESS = f"{__version__}+{h.hexdigest()[:12]}"
     return _HARNESS
 _HARNESS = None
@@ -1274,6 +1022,7 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
                   resume:bool=False, # with `store`: candidates it already holds a result for (this device, this `harness_version()`) are not measured again; their stored result is returned
                  )->list[list[EvalResult]]:
     "Evaluate the candidates of several tasks; one list of `EvalResult`s per item, in order."
+    from cudal1_nb.verdict import judge, static_flags   # here: the judge's module imports this one
     cfg = cfg or EvalConfig()
     if device not in ('cpu', 'cuda'): raise ValueError(f"device must be 'cpu' or 'cuda', got {device!r}")
     if resume and store is None: raise ValueError("resume=True needs the store that holds the earlier results")
