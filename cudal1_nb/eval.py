@@ -823,6 +823,7 @@ def cand_job(p:dict)->dict:
     # 2. import and construct the candidate. Its extensions were built by the compile job; a program that builds again
     # (it writes its sources anew, or builds in its first call) does so without the lock, off the timing cores: the lock
     # is let go inside torch's build function only, never while the candidate's own code runs
+    job = _CandJob(p, dev, cfg, timer, mk, side, flags0, saves, snap, dog, lock)   # all made before any candidate code runs
     _phase(res, 'import')
     lock.acquire('sh')   # the candidate's import, construction and checks: untimed, beside other jobs' untimed work
     @contextlib.contextmanager
@@ -840,7 +841,7 @@ def cand_job(p:dict)->dict:
         cand = _build(cmod, 'ModelNew', init, p['init_seed']).to(dev)
         dog.disarm()
         _check_guard(snap)
-        res = _cand_locked(p, torch, dev, cfg, res, ref_mod, cand, ref, ref_side, timer, mk, side, flags0, saves, snap, dog, ref_ms, lock)
+        res = _cand_locked(job, res, ref_mod, cand, ref, ref_side, ref_ms)
     except _Tampered as e:   # nothing it measured or returned counts
         return dict(res, tamper=str(e), locked_s=round(time.time() - t_lock - lock.free_s, 3), holds=lock.timeline())
     finally:
@@ -863,9 +864,32 @@ def _set_flags(d:dict):
     b.cuda.matmul.allow_fp16_reduced_precision_reduction = d['fp16_reduced']
     b.cuda.matmul.allow_bf16_reduced_precision_reduction = d['bf16_reduced']
 
+# %% ../nbs/03_eval.ipynb #d460eaa3
+@dataclass
+class _CandJob:
+    "What `cand_job` hands `_cand_locked`: the job's payload and the harness's objects, all made before the candidate's import."
+    p: dict   # the job's payload
+    dev: object   # the torch device
+    cfg: dict   # the timing settings (`p['timing']`)
+    timer: _Timer
+    mk: object   # call index -> that call's inputs (`_batch`)
+    side: dict   # the timing settings of the reference alone (the clean and post phases)
+    flags0: dict   # the global backend state before the import (`_flags`)
+    saves: dict   # output copies to write once the device work is done (`_save_outs`)
+    snap: dict   # the tamper guard's snapshot (`_check_guard`)
+    dog: _Watchdog   # the per-call time limit
+    lock: _DeviceLock   # the run's device lock
+
 # %% ../nbs/03_eval.ipynb #40977ba1
-def _cand_locked(p, torch, dev, cfg, res, ref_mod, cand, ref, ref_side, timer, mk, side, flags0, saves, snap, dog, ref_ms, lock):
+def _cand_locked(job:_CandJob, # what `cand_job` made before the import
+                 res:dict, # the job's result so far (a `cudal1_nb.verdict.CandRun` as a dict)
+                 ref_mod, # the reference program's module
+                 cand, ref, ref_side, # the candidate, the reference timed with it, and the reference timed alone (models on the device)
+                 ref_ms:float, # the reference's clean median time (ms per call)
+                )->dict:
     "The device work of `cand_job` after the import: the checks under the run's lock shared, the timing under it exclusive, so no other job's work disturbs the timings."
+    import torch
+    p, dev, cfg, timer, mk, side, flags0, saves, snap, dog, lock = job.p, job.dev, job.cfg, job.timer, job.mk, job.side, job.flags0, job.saves, job.snap, job.dog, job.lock
     _phase(res, 'check')
     fp = _Fingerprint(p['idx_seeds'][0], p['max_out_elems'])
     res['reused'], alive = [], []   # earlier outputs are kept alive, so memory they share with a later one is the candidate's own reuse

@@ -138,43 +138,77 @@ def _constancy(ref_dir:Path, cand_dir:Path, n:int, floor:float)->str|None:
     spread = max((r - rs[0]).abs().nan_to_num(0.0).max().item() if r.numel() else 0.0 for r in rs[1:])
     return 'constant_output' if spread <= PRECISION_RATIO * floor else 'input_independent'
 
+# %% ../nbs/03_eval_verdict.ipynb #38cbb48d
+def _job_failure(ref_out, # the reference job's `Outcome`
+                 cand_out, # the candidate job's
+                )->tuple|None:
+    "(verdict, reason) when either job came back without a result, else None."
+    if not ref_out.ok: return 'error', f"reference failed ({ref_out.status}): {ref_out.reason}"
+    if cand_out.status == 'timeout':
+        ph = [l[len(_PHASE):].strip() for l in cand_out.log.splitlines() if l.startswith(_PHASE)]
+        return 'timeout', f"candidate: {cand_out.reason}" + (f" (in phase '{ph[-1]}')" if ph else '')
+    if cand_out.status == 'crash' and _CALL_TIMEOUT in cand_out.log:   # stopped by its per-call time limit
+        what = cand_out.log.split(_CALL_TIMEOUT)[-1].splitlines()[0]
+        return 'timeout', f"candidate: {what} (limit: max({CALL_FLOOR_S:g} s, {CALL_RATIO:g}x the reference's time))"
+    if not cand_out.ok: return 'error', f"candidate {cand_out.status}: {cand_out.reason}"
+    return None
+
+# %% ../nbs/03_eval_verdict.ipynb #607288a0
+def _evidence(v:CandRun)->tuple:
+    "(flags, meta) of the evidence in a candidate job's result that flags it whatever its outputs say."
+    flags, meta = [], {}
+    if v.deferred or v.timed_deferred:
+        flags.append('deferred_output'); meta['deferred'] = dict(check_seeds=v.deferred, timed_calls=v.timed_deferred)
+    if v.threads: flags.append('threads'); meta['threads'] = v.threads[:10]
+    if v.reused: flags.append('output_reused'); meta['reused_outputs'] = v.reused
+    if v.persist_l2: flags.append('persisting_l2'); meta['persist_l2_bytes'] = v.persist_l2
+    builds = {k: e for k, e in (v.builds or {}).items() if e}
+    if builds:   # it runs whatever it does when its build fails (often the PyTorch code it was meant to replace)
+        flags.append('build_failed'); meta['build_errors'] = builds
+    return flags, meta
+
+# %% ../nbs/03_eval_verdict.ipynb #2fbabe38
+def _out_mismatch(outs:list, # `CandRun.outs`: the candidate's output per check seed (`_describe_out`)
+                  want:list, # `RefRun.outs`: the reference's
+                 )->str|None:
+    "The reason the first check seed's output is not a plain tensor like the reference's (shape, dtype, device class); None when all are."
+    for i, o in enumerate(outs):
+        if not o['is_tensor']: return f"seed {i}: forward returned {o['type']}, not a plain torch.Tensor"
+        w = want[i]
+        if o['shape'] != w['shape']: return f"seed {i}: output shape {o['shape']} != reference {w['shape']}"
+        if o['dtype'] != w['dtype']: return f"seed {i}: output dtype {o['dtype']} != reference {w['dtype']}"
+        if o['device'] != w['device']: return f"seed {i}: output on {o['device']}, reference on {w['device']}"
+    return None
+
+# %% ../nbs/03_eval_verdict.ipynb #b21bba81
+def _speedups(v:CandRun, rv:RefRun)->tuple:
+    "(timings, speedups, their 95 % intervals) per baseline from the jobs' raw samples: `Timing`s, ratios, `[lo, hi]` on the speedup scale."
+    tc, clean, paired, post = summarize(v.cand), summarize(v.eager_clean), summarize(v.eager_paired), summarize(v.eager_post)
+    eager = paired   # always the paired reference time: both sides timed the same way, in the same rounds
+    timings = {'candidate': tc, 'eager': eager, 'eager_clean': clean, 'eager_paired': paired, 'eager_post': post}
+    speed = {'eager': eager.median_ms / tc.median_ms if tc.median_ms > 0 else None}
+    ci = {'eager': log_ratio_ci(v.eager_paired, v.cand, paired=True)}
+    for b, xs in rv.timings.items():
+        timings[b] = summarize(xs); speed[b] = timings[b].median_ms / tc.median_ms if tc.median_ms > 0 else None
+        ci[b] = log_ratio_ci(xs, v.cand)
+    return timings, speed, {b: [round(math.exp(lo), 4), round(math.exp(hi), 4)] for b, (lo, hi) in ci.items() if speed.get(b) and math.isfinite(lo) and math.isfinite(hi)}
+
 # %% ../nbs/03_eval_verdict.ipynb #84b58583
 def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:Path, cfg:EvalConfig, device:str, device_name:str)->EvalResult:
     "The harness's own verdict and flags from the two jobs' outcomes."
     base = dict(candidate_id=cand.id, task_id=task.id, device=device_name, env=_env(device),
                 meta={'cfg': {k: v for k, v in cfg.to_dict().items() if k in ('atol', 'rtol', 'n_seeds', 'threads', 'ci_target', 'policy')}})
     def res(verdict, reason, correct=None, **kw): return EvalResult(verdict=verdict, correct=correct, reason=_one_line(reason), **base, **kw)
-    if not ref_out.ok:
-        return res('error', f"reference failed ({ref_out.status}): {ref_out.reason}")
-    if cand_out.status == 'timeout':
-        ph = [l[len(_PHASE):].strip() for l in cand_out.log.splitlines() if l.startswith(_PHASE)]
-        return res('timeout', f"candidate: {cand_out.reason}" + (f" (in phase '{ph[-1]}')" if ph else ''))
-    if cand_out.status == 'crash' and _CALL_TIMEOUT in cand_out.log:   # stopped by its per-call time limit
-        what = cand_out.log.split(_CALL_TIMEOUT)[-1].splitlines()[0]
-        return res('timeout', f"candidate: {what} (limit: max({CALL_FLOOR_S:g} s, {CALL_RATIO:g}x the reference's time))")
-    if not cand_out.ok:
-        return res('error', f"candidate {cand_out.status}: {cand_out.reason}")
+    if (fail := _job_failure(ref_out, cand_out)): return res(*fail)
     v, rv = CandRun.from_dict(cand_out.value), RefRun.from_dict(ref_out.value)
     if v.tamper:
         return res('cheat', f"T4 tamper: the candidate replaced what the harness times or checks: {v.tamper}", False, flags=['tamper'])
     flags = [f"changed:{k}" for k in v.changed]
     if v.oob:   # C15: it wrote outside a tensor, into memory next to it (the outputs may be corrupted too)
         return res('incorrect', f"out-of-bounds write: {v.oob}", False, flags=flags + ['out_of_bounds'])
-    # evidence of work left running after the return, of threads and of cache games: flags whatever the outputs say
-    if v.deferred or v.timed_deferred:
-        flags.append('deferred_output'); base['meta']['deferred'] = dict(check_seeds=v.deferred, timed_calls=v.timed_deferred)
-    if v.threads: flags.append('threads'); base['meta']['threads'] = v.threads[:10]
-    if v.reused: flags.append('output_reused'); base['meta']['reused_outputs'] = v.reused
-    if v.persist_l2: flags.append('persisting_l2'); base['meta']['persist_l2_bytes'] = v.persist_l2
-    builds = {k: e for k, e in (v.builds or {}).items() if e}
-    if builds:   # it runs whatever it does when its build fails (often the PyTorch code it was meant to replace)
-        flags.append('build_failed'); base['meta']['build_errors'] = builds
-    for i, o in enumerate(v.outs):
-        if not o['is_tensor']: return res('incorrect', f"seed {i}: forward returned {o['type']}, not a plain torch.Tensor", False, flags=flags)
-        want = rv.outs[i]
-        if o['shape'] != want['shape']: return res('incorrect', f"seed {i}: output shape {o['shape']} != reference {want['shape']}", False, flags=flags)
-        if o['dtype'] != want['dtype']: return res('incorrect', f"seed {i}: output dtype {o['dtype']} != reference {want['dtype']}", False, flags=flags)
-        if o['device'] != want['device']: return res('incorrect', f"seed {i}: output on {o['device']}, reference on {want['device']}", False, flags=flags)
+    ev, em = _evidence(v); flags += ev; base['meta'].update(em)   # evidence that flags it whatever its outputs say
+    builds = em.get('build_errors', {})
+    if (bad := _out_mismatch(v.outs, rv.outs)): return res('incorrect', bad, False, flags=flags)
     if any(v.mutated):
         i = next(i for i, m in enumerate(v.mutated) if m)
         return res('incorrect', f"seed {i}: the candidate modified its input(s) {v.mutated[i]}", False, flags=flags + ['input_mutation'])
@@ -194,21 +228,12 @@ def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:
     if v.timed_mismatch:
         return res('incorrect', f"{v.timed_mismatch} of {v.timed_checked} timed outputs differ from the reference's on the same inputs", False, flags=flags + ['timed_output_mismatch'])
     if (gap := _unjoined(v)) is not None: flags.append('unjoined_stream'); base['meta']['unjoined_ms'] = round(gap, 4)
-    tc, clean, paired, post = summarize(v.cand), summarize(v.eager_clean), summarize(v.eager_paired), summarize(v.eager_post)
-    tol = cfg.drift_tol or (0.10 if device == 'cuda' else 0.15)
-    # the speedup always divides the paired reference time (both sides timed the same way, in the same rounds); the
-    # reference alone, timed the same way before the import and after the timing, is only a diagnostic of side effects
-    drift = ref_drift(v.eager_clean, v.eager_paired, v.eager_post, tol)
+    # the reference alone, timed the same way before the import and after the timing, is only a diagnostic of side effects
+    drift = ref_drift(v.eager_clean, v.eager_paired, v.eager_post, cfg.drift_tol or (0.10 if device == 'cuda' else 0.15))
     if drift is not None: flags.append('ref_drift')   # something of the candidate's moved the reference, beyond the timings' own noise
-    eager = paired
-    timings = {'candidate': tc, 'eager': eager, 'eager_clean': clean, 'eager_paired': paired, 'eager_post': post}
-    speed = {'eager': eager.median_ms / tc.median_ms if tc.median_ms > 0 else None}
-    ci = {'eager': log_ratio_ci(v.eager_paired, v.cand, paired=True)}
-    for b, xs in rv.timings.items():
-        timings[b] = summarize(xs); speed[b] = timings[b].median_ms / tc.median_ms if tc.median_ms > 0 else None
-        ci[b] = log_ratio_ci(xs, v.cand)
-    base['meta']['speedup_ci'] = {b: [round(math.exp(lo), 4), round(math.exp(hi), 4)] for b, (lo, hi) in ci.items() if speed.get(b) and math.isfinite(lo) and math.isfinite(hi)}
+    timings, speed, base['meta']['speedup_ci'] = _speedups(v, rv)
     if not rv.fp64: flags.append('fp32_reference')
+    clean, paired = timings['eager_clean'], timings['eager_paired']
     meta = dict(base['meta'], max_abs_err=max(errs) if errs else 0.0, ref_drift=round(paired.median_ms / clean.median_ms - 1, 4) if clean.median_ms > 0 else 0.0, calls_per_sample=v.calls, phase_s=v.phase_s, ref_notes=rv.notes + v.notes,
                 timed_checked=v.timed_checked, changed=v.changed, locked_s=v.locked_s, lock_at=v.lock_at, ref_locked_s=rv.locked_s, ref_lock_at=rv.lock_at, holds=v.holds, ref_holds=rv.holds, build_free_s=v.build_free_s, job_s=cand_out.seconds,
                 ref_job_s=ref_out.seconds)
