@@ -474,6 +474,7 @@ def _read_builds(d)->dict:
     try: return json.loads((Path(d)/_BUILDS).read_text()).get(_toolchain(), {})
     except (OSError, ValueError, AttributeError): return {}
 
+# %% ../nbs/03_eval.ipynb #8803f17d
 @contextlib.contextmanager
 def _on_cores(cores):
     "Run the block (and the processes it starts) on `cores` only, then put the affinity back."
@@ -519,6 +520,7 @@ def _save_builds(d, rec:dict):
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f'.{os.getpid()}.tmp'); tmp.write_text(json.dumps(allr, indent=1)); os.replace(tmp, path)
 
+# %% ../nbs/03_eval.ipynb #3a2b8fb0
 def compile_job(p:dict)->dict:
     "Sandbox job: import a program so its extensions build into its cache directory."
     import torch
