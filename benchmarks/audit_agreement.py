@@ -20,7 +20,7 @@ BUCKETS = (('< 0.3 ms', 0.0, 0.3), ('0.3-1 ms', 0.3, 1.0), ('> 1 ms', 1.0, float
 
 
 def rejudge(r):
-    "The eager speedup of an ok result by the judge's rule (cudal1_nb.eval.judge: the paired reference time), from its saved timings."
+    "The eager speedup of an ok result by the judge's rule (cudal1_nb.verdict.judge: the paired reference time), from its saved timings."
     t = r['timings']
     ms = lambda k: t[k]['median_ms']
     return ms('eager_paired') / ms('candidate') if ms('candidate') > 0 else None

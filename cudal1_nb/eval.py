@@ -9,21 +9,21 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/eval.html.md"""
 from __future__ import annotations
 import os, re, gc, sys, json, math, time, queue, shutil, threading, contextlib, statistics, tempfile, platform
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from .core import (Task, Candidate, EvalResult, Timing, StageConfig, BASELINES, code_hash, secret_seed, mix_seed,
+from .core import (Task, Candidate, EvalResult, StageConfig, BASELINES, code_hash, secret_seed, mix_seed,
                             get_base_dir, atomic_write)
 from .sandbox import Pool, Job, Outcome, steady_malloc, start_clock, load_program, progress_bar, _one_line
 from .executor import executor_for, as_executor, device_lock
-from .policy import apply_policy, get_policy
-from .static import scan
+from .policy import get_policy
+from .evalstats import median_ci, summarize, ci_ok, log_ratio_ci, drifted, ref_drift
+_all_ = ['median_ci', 'summarize', 'ci_ok', 'log_ratio_ci', 'drifted', 'ref_drift']   # the statistics, as they were here
 
 # %% auto #0
 __all__ = ['DEFER_S', 'GUARD_BYTES', 'CALL_FLOOR_S', 'CALL_RATIO', 'FIRST_CALL_S', 'SAMPLE_MS', 'MAX_CALLS', 'SAMPLE_BYTES',
-           'CLEAN_WARM_S', 'JOB_THREADS', 'PRECISION_RATIO', 'UNJOINED_RATIO', 'UNJOINED_MS', 'WAIT_S', 'EvalConfig',
-           'median_ci', 'summarize', 'ci_ok', 'log_ratio_ci', 'drifted', 'ref_drift', 'call_limit', 'compile_job',
-           'calls_per_sample', 'ref_job', 'ReferenceFailed', 'cand_job', 'static_flags', 'judge', 'ext_dir',
-           'harness_version', 'evaluate_many', 'evaluate']
+           'CLEAN_WARM_S', 'JOB_THREADS', 'WAIT_S', 'EvalConfig', 'call_limit', 'compile_job', 'calls_per_sample',
+           'ref_job', 'ReferenceFailed', 'cand_job', 'ext_dir', 'harness_version', 'evaluate_many', 'evaluate',
+           'median_ci', 'summarize', 'ci_ok', 'log_ratio_ci', 'drifted', 'ref_drift']
 
 # %% ../nbs/03_eval.ipynb #c53734b0
 @dataclass(frozen=True)
@@ -48,6 +48,7 @@ class EvalConfig(StageConfig):
     policy: str = 'strict'      # the anti-cheat policy (`cudal1_nb.policy.POLICIES`): which flags make the verdict `cheat`
     executor: str = 'local'     # where the jobs run: 'local' (warm workers here) or 'ray' (a Ray cluster; `cudal1_nb.executor`)
     ray_address: str = ''       # the Ray cluster for executor='ray': 'auto', 'ray://head:10001'... ('': the one `ray.init` finds, or a new local one)
+    place_timeout: float = 60.0  # seconds a Ray executor waits to place/start a replacement actor
     def validate(self):
         get_policy(self.policy)
         if self.executor not in ('local', 'ray'): raise ValueError(f"EvalConfig.executor must be 'local' or 'ray', got {self.executor!r}")
@@ -55,60 +56,7 @@ class EvalConfig(StageConfig):
         if 'eager' not in self.baselines: raise ValueError("the 'eager' baseline is always measured; keep it in baselines")
         if self.n_seeds < 1 or self.min_trials < 3 or self.max_trials < self.min_trials: raise ValueError("need n_seeds >= 1 and 3 <= min_trials <= max_trials")
         if not (self.atol >= 0 and self.rtol >= 0 and self.ci_target > 0 and self.budget_s > 0): raise ValueError("tolerances must be >= 0, ci_target and budget_s > 0")
-
-# %% ../nbs/03_eval.ipynb #c1060a46
-def median_ci(xs:list, z:float=1.96)->tuple:
-    "Median and a distribution-free ~95 % confidence interval for it: (median, low, high)."
-    s = sorted(xs); n = len(s)
-    if n == 0: raise ValueError("median_ci of no samples")
-    h = z * math.sqrt(n) / 2
-    lo, hi = max(0, math.floor(n / 2 - h)), min(n - 1, math.ceil(n / 2 + h) - 1)
-    return statistics.median(s), s[lo], s[max(lo, hi)]
-
-def summarize(xs:list)->Timing:
-    "A `Timing` (ms) from raw samples."
-    m, lo, hi = median_ci(xs)
-    q = statistics.quantiles(xs, n=4) if len(xs) >= 2 else [xs[0]] * 3
-    return Timing(median_ms=m, iqr_ms=q[2] - q[0], n=len(xs), mean_ms=statistics.fmean(xs), ci_low_ms=lo, ci_high_ms=hi)
-
-def ci_ok(xs:list, target:float)->bool:
-    "Is the median's CI half-width within `target` (a fraction of the median)?"
-    if len(xs) < 5: return False
-    m, lo, hi = median_ci(xs)
-    return m > 0 and (hi - lo) / 2 <= target * m
-
-# %% ../nbs/03_eval.ipynb #9beb4697
-def _log_half_width(xs:list)->float:
-    "Half-width of the median's ~95 % CI on the log scale."
-    _, lo, hi = median_ci(xs)
-    return (math.log(hi) - math.log(lo)) / 2 if lo > 0 else math.inf
-
-def log_ratio_ci(num:list, # samples of the numerator (ms): the reference's for a speedup
-                 den:list, # samples of the denominator (ms): the candidate's
-                 paired:bool=False, # the i-th samples of both were taken in the same round
-                )->tuple:
-    "A ~95 % interval (lo, hi) of log(median(num) / median(den)), centred on it."
-    if not num or not den or min(num) <= 0 or min(den) <= 0: return (-math.inf, math.inf)
-    c = math.log(statistics.median(num) / statistics.median(den))
-    if paired and len(num) == len(den) and len(num) >= 5:
-        _, lo, hi = median_ci([math.log(a / b) for a, b in zip(num, den)]); h = (hi - lo) / 2
-    else: h = math.hypot(_log_half_width(num), _log_half_width(den))
-    return c - h, c + h
-
-def drifted(clean:list, post:list, tol:float)->bool:
-    "Did the reference's time move from `clean` to `post` by more than `tol` (a fraction) beyond its own noise: the whole interval of the log ratio outside +-log(1 + tol)?"
-    lo, hi = log_ratio_ci(post, clean)
-    return lo > math.log1p(tol) or hi < -math.log1p(tol)
-
-def ref_drift(clean:list, # the reference alone before the candidate's import (ms per call, per sample)
-              paired:list, # the reference in the candidate's rounds: the speedup's reference time
-              post:list, # the reference alone after the candidate's timing
-              tol:float, # the drift tolerance (a fraction)
-             )->float|None:
-    "The reference's change `paired / clean - 1` (or `post / clean - 1`) when it exceeds `tol` beyond the timings' own noise (`drifted`), else None: a diagnostic, never the speedup's reference time."
-    for xs in (paired, post):
-        if drifted(clean, xs, tol): return statistics.median(xs) / statistics.median(clean) - 1
-    return None
+        if not self.place_timeout > 0: raise ValueError(f"EvalConfig.place_timeout must be > 0 seconds, got {self.place_timeout!r}")
 
 # %% ../nbs/03_eval.ipynb #60db683e
 def _setup(p):
@@ -135,6 +83,7 @@ def _build(mod, cls:str, init, seed:int):
     torch.manual_seed(seed)
     return getattr(mod, cls)(*init).eval()
 
+# %% ../nbs/03_eval.ipynb #bafc5293
 class _PersistL2:
     """The device's persisting-L2 set-aside (T7), through the CUDA runtime library torch itself loaded: `reset()` notes
     any set-aside (in `seen`, bytes), sets it to none and evicts persisting lines."""
@@ -161,6 +110,7 @@ class _PersistL2:
             self.seen = max(self.seen, v); self.lib.cudaDeviceSetLimit(self.LIMIT, self.ct.c_size_t(0))
             self.lib.cudaCtxResetPersistingL2Cache()
 
+# %% ../nbs/03_eval.ipynb #f9d29851
 class _Timer:
     """Times *samples*: `n` back-to-back calls of one callable, each on its own inputs (`xss`, a list of argument
     lists), between device-wide synchronizes, and returns (outputs, ms per call). CPU: perf_counter around the calls.
@@ -203,6 +153,7 @@ class _Timer:
             if events is not None: events.append(None)
         return outs, a.elapsed_time(b) / n
 
+# %% ../nbs/03_eval.ipynb #920f56db
 DEFER_S = 0.02   # after a check call's return and a device sync, wait this long before comparing its output with the copy taken at return
 
 def _same_values(a, b)->bool:
@@ -228,6 +179,7 @@ class _Fingerprint:
         return y.reshape(-1)[self.idx[key]]
     def same(self, fp, y)->bool: return fp is None or _same_values(fp, self.take(y))
 
+# %% ../nbs/03_eval.ipynb #06445de4
 def _thread_starts()->list:
     "(module, name) of the functions every thread start goes through (which exist depends on the Python version)."
     import _thread
@@ -249,6 +201,7 @@ class _ThreadWatch:
         start.__wrapped__ = fn
         return start
 
+# %% ../nbs/03_eval.ipynb #aa040105
 def _model_storages(model)->set:
     "Storage addresses of every tensor a model holds: parameters, buffers and plain tensor attributes (an RNN's hidden state), also inside lists, tuples and dicts."
     import torch
@@ -271,6 +224,7 @@ def _poison(y, model):
     if type(y) is not torch.Tensor or not y.is_floating_point(): return
     if y.untyped_storage().data_ptr() not in _model_storages(model): y.detach().fill_(float('nan'))
 
+# %% ../nbs/03_eval.ipynb #34e67988
 class _Tampered(Exception): "The candidate replaced something the harness's timing or checks rely on."
 
 def _guarded()->dict:
@@ -309,6 +263,7 @@ def _check_guard(snap:dict):
     bad = [k for k, (v, code) in snap.items() if not _same(now.get(k), v, code)]
     if bad: raise _Tampered(', '.join(bad))
 
+# %% ../nbs/03_eval.ipynb #479d8adf
 def _flock(path:str, # the lock file
            kind:str, # 'ex' (exclusive) or 'sh' (shared)
           ):
@@ -378,6 +333,7 @@ class _DeviceLock:
         try: yield
         finally: self.acquire(kind); self.free_s += time.time() - t
 
+# %% ../nbs/03_eval.ipynb #bd823121
 def _host_out(out, idx_seed:int, max_elems:int):
     "A CPU copy of an output for the judge; huge outputs as a secret random sample of elements."
     import torch
@@ -518,6 +474,7 @@ def _read_builds(d)->dict:
     try: return json.loads((Path(d)/_BUILDS).read_text()).get(_toolchain(), {})
     except (OSError, ValueError, AttributeError): return {}
 
+# %% ../nbs/03_eval.ipynb #8803f17d
 @contextlib.contextmanager
 def _on_cores(cores):
     "Run the block (and the processes it starts) on `cores` only, then put the affinity back."
@@ -563,6 +520,7 @@ def _save_builds(d, rec:dict):
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f'.{os.getpid()}.tmp'); tmp.write_text(json.dumps(allr, indent=1)); os.replace(tmp, path)
 
+# %% ../nbs/03_eval.ipynb #3a2b8fb0
 def compile_job(p:dict)->dict:
     "Sandbox job: import a program so its extensions build into its cache directory."
     import torch
@@ -641,6 +599,7 @@ def _baseline_fn(name, model, xs, dev):
         return tuned
     raise ValueError(name)
 
+# %% ../nbs/03_eval.ipynb #1bb9a655
 def _order(k:int, n:int)->list:
     "The order of `n` callables in round `k`: ABBA (0 1, 1 0, 1 0, 0 1, ...), so no side always goes first (after the round's input building and checks) and none always follows the other."
     return list(range(n)) if n < 2 or k % 4 in (0, 3) else list(range(n))[::-1]
@@ -653,6 +612,7 @@ def _batch(make_inputs, k:int, n:int)->list:
     "The `n` distinct argument lists of round `k` (round -1, -2... for warm-ups): `make_inputs` of a different index for every call."
     return [make_inputs(k * n + j if k >= 0 else k * n - j) for j in range(n)]
 
+# %% ../nbs/03_eval.ipynb #b59d58ba
 JOB_THREADS = 2   # CPU threads of a CUDA job: its CPU work before the lock (building models on the CPU) must not crowd the cores of the job that is timing launch-bound kernels
 
 def _job_threads(device:str):
@@ -672,6 +632,7 @@ def _warm(fns:list, make_inputs, cfg:dict, sync=None, before=None, after=None, p
         if sync: sync()
         if k + 1 >= cfg['warmup'] and time.time() > t_end: break
 
+# %% ../nbs/03_eval.ipynb #b83eaf94
 _GONE = 'gone'   # the fingerprint of an output a later call of its sample made unreadable
 
 def _take(fp, out, last:bool):
@@ -688,6 +649,7 @@ def _overwritten(j:int, outs:list, fps:list)->bool:
     c = outs[j]
     return type(c) is torch.Tensor and any(type(o) is torch.Tensor and f is not _GONE and _overlaps(c, o) for o, f in zip(outs[j + 1:], fps[j + 1:]))
 
+# %% ../nbs/03_eval.ipynb #04be0d17
 def _tight(times:list, target:float)->bool:
     "The stop rule: every callable's median within its 95 % CI +-`target` (the drift check compares them), and with two (candidate, reference) the CI of their paired log ratio too."
     if not all(ci_ok(t, target) for t in times): return False
@@ -695,6 +657,7 @@ def _tight(times:list, target:float)->bool:
     lo, hi = log_ratio_ci(times[1], times[0], paired=True)
     return (hi - lo) / 2 <= target
 
+# %% ../nbs/03_eval.ipynb #bacf973d
 def _time_loop(fns:list, make_inputs, timer, cfg:dict, check=None, before=None, after=None, events=None, fp=None, prep=None, n:int=1)->list:
     """Alternate samples of the callables in `fns` (in `_order`), `n` back-to-back calls each on `n` fresh inputs (the
     same `n` for every callable of a round), until the timings are tight (`_tight`) or the budget is spent; returns
@@ -721,8 +684,9 @@ def _time_loop(fns:list, make_inputs, timer, cfg:dict, check=None, before=None, 
         if k + 1 >= 3 and time.time() > t_end + 4 * cfg['budget_s'] * len(fns): break   # very slow programs: fewer trials
     return times
 
+# %% ../nbs/03_eval.ipynb #2e338dee
 def ref_job(p:dict)->dict:
-    "Sandbox job: reference outputs for the correctness seeds and the other baselines."
+    "Sandbox job: reference outputs for the correctness seeds and the other baselines; returns a `cudal1_nb.verdict.RefRun` as a dict."
     import torch, copy
     _job_threads(p['device'])
     lock = _DeviceLock(p['lock'], p['device'])
@@ -802,6 +766,7 @@ def _flags():
              fp16_reduced=b.cuda.matmul.allow_fp16_reduced_precision_reduction, bf16_reduced=b.cuda.matmul.allow_bf16_reduced_precision_reduction)
     return d
 
+# %% ../nbs/03_eval.ipynb #62ad9a1c
 class ReferenceFailed(Exception): "The reference part of a folded candidate job failed."
 
 _PHASE = 'cudal1-phase: '
@@ -811,8 +776,9 @@ def _phase(res:dict, name:str):
     if res.get('phase'): d[res['phase']] = round(d.get(res['phase'], 0.0) + now - res['phase_t'], 4)
     res['phase'], res['phase_t'] = name, now; print(_PHASE + name, flush=True)
 
+# %% ../nbs/03_eval.ipynb #ddb7669d
 def cand_job(p:dict)->dict:
-    "Sandbox job: the candidate's checks and its timing interleaved with the reference's. Returns raw data."
+    "Sandbox job: the candidate's checks and its timing interleaved with the reference's; returns a `cudal1_nb.verdict.CandRun` as a dict (raw data)."
     import torch, copy
     cfg, res = p['timing'], dict(outs=[], mutated=[], flags=[], timed_mismatch=0, timed_checked=0, deferred=[], timed_deferred=0)
     _job_threads(p['device'])
@@ -859,6 +825,7 @@ def cand_job(p:dict)->dict:
     # 2. import and construct the candidate. Its extensions were built by the compile job; a program that builds again
     # (it writes its sources anew, or builds in its first call) does so without the lock, off the timing cores: the lock
     # is let go inside torch's build function only, never while the candidate's own code runs
+    job = _CandJob(p, dev, cfg, timer, mk, side, flags0, saves, snap, dog, lock)   # all made before any candidate code runs
     _phase(res, 'import')
     lock.acquire('sh')   # the candidate's import, construction and checks: untimed, beside other jobs' untimed work
     @contextlib.contextmanager
@@ -876,7 +843,7 @@ def cand_job(p:dict)->dict:
         cand = _build(cmod, 'ModelNew', init, p['init_seed']).to(dev)
         dog.disarm()
         _check_guard(snap)
-        res = _cand_locked(p, torch, dev, cfg, res, ref_mod, cand, ref, ref_side, timer, mk, side, flags0, saves, snap, dog, ref_ms, lock)
+        res = _cand_locked(job, res, ref_mod, cand, ref, ref_side, ref_ms)
     except _Tampered as e:   # nothing it measured or returned counts
         return dict(res, tamper=str(e), locked_s=round(time.time() - t_lock - lock.free_s, 3), holds=lock.timeline())
     finally:
@@ -886,6 +853,7 @@ def cand_job(p:dict)->dict:
     res['locked_s'], res['build_free_s'], res['holds'] = round(time.time() - t_lock - lock.free_s, 3), round(lock.free_s, 3), lock.timeline()
     return res
 
+# %% ../nbs/03_eval.ipynb #7d736967
 def _set_flags(d:dict):
     "Put the global backend state of `_flags()` back (only what differs)."
     import torch
@@ -898,8 +866,32 @@ def _set_flags(d:dict):
     b.cuda.matmul.allow_fp16_reduced_precision_reduction = d['fp16_reduced']
     b.cuda.matmul.allow_bf16_reduced_precision_reduction = d['bf16_reduced']
 
-def _cand_locked(p, torch, dev, cfg, res, ref_mod, cand, ref, ref_side, timer, mk, side, flags0, saves, snap, dog, ref_ms, lock):
+# %% ../nbs/03_eval.ipynb #d460eaa3
+@dataclass
+class _CandJob:
+    "What `cand_job` hands `_cand_locked`: the job's payload and the harness's objects, all made before the candidate's import."
+    p: dict   # the job's payload
+    dev: object   # the torch device
+    cfg: dict   # the timing settings (`p['timing']`)
+    timer: _Timer
+    mk: object   # call index -> that call's inputs (`_batch`)
+    side: dict   # the timing settings of the reference alone (the clean and post phases)
+    flags0: dict   # the global backend state before the import (`_flags`)
+    saves: dict   # output copies to write once the device work is done (`_save_outs`)
+    snap: dict   # the tamper guard's snapshot (`_check_guard`)
+    dog: _Watchdog   # the per-call time limit
+    lock: _DeviceLock   # the run's device lock
+
+# %% ../nbs/03_eval.ipynb #40977ba1
+def _cand_locked(job:_CandJob, # what `cand_job` made before the import
+                 res:dict, # the job's result so far (a `cudal1_nb.verdict.CandRun` as a dict)
+                 ref_mod, # the reference program's module
+                 cand, ref, ref_side, # the candidate, the reference timed with it, and the reference timed alone (models on the device)
+                 ref_ms:float, # the reference's clean median time (ms per call)
+                )->dict:
     "The device work of `cand_job` after the import: the checks under the run's lock shared, the timing under it exclusive, so no other job's work disturbs the timings."
+    import torch
+    p, dev, cfg, timer, mk, side, flags0, saves, snap, dog, lock = job.p, job.dev, job.cfg, job.timer, job.mk, job.side, job.flags0, job.saves, job.snap, job.dog, job.lock
     _phase(res, 'check')
     fp = _Fingerprint(p['idx_seeds'][0], p['max_out_elems'])
     res['reused'], alive = [], []   # earlier outputs are kept alive, so memory they share with a later one is the candidate's own reuse
@@ -970,161 +962,14 @@ def _cand_locked(p, torch, dev, cfg, res, ref_mod, cand, ref, ref_side, timer, m
     _phase(res, 'done')
     return res
 
-# %% ../nbs/03_eval.ipynb #c627ef9a
-def _read_out(path):
-    import torch
-    return torch.load(path, map_location='cpu', weights_only=True)
-
-def _compare(ref_path, cand_path, atol, rtol):
-    "(ok, one-line reason, max abs error) for one saved candidate output against the saved reference."
-    import torch
-    r, c = _read_out(ref_path), _read_out(cand_path)
-    if type(c) is not torch.Tensor: return False, f"saved output is a {type(c).__name__}", None
-    if c.shape != r.shape: return False, f"shape {list(c.shape)} != reference {list(r.shape)}", None
-    c64, r64 = c.double(), r.double()
-    nan_r, nan_c = torch.isnan(r64), torch.isnan(c64)
-    if (nan_c & ~nan_r).any(): return False, f"{int((nan_c & ~nan_r).sum())} NaN where the reference has none", None
-    diff = (c64 - r64).abs().nan_to_num(0.0)
-    err = diff.max().item() if diff.numel() else 0.0
-    bad = (diff > atol + rtol * r64.abs().nan_to_num(0.0)) | (nan_r & ~nan_c)
-    if bad.any():
-        return False, f"{int(bad.sum())}/{bad.numel()} elements off (max abs error {err:.3g}, atol {atol:g}, rtol {rtol:g})", err
-    return True, '', err
-
+# %% ../nbs/03_eval.ipynb #0995e824
 def _env(device:str)->dict:
     import torch
     e = dict(torch=torch.__version__, python=platform.python_version(), host=platform.node(), cuda=torch.version.cuda)
     if device == 'cpu': e['cpu'] = platform.processor() or platform.machine()
     return e
 
-PRECISION_RATIO = 100.0   # flag `precision` when the candidate's error exceeds this many times float32's own (or 1e-6 of the output's scale, or 1e-4 of atol)
-
-def _precision_floor(r32:list, scale:float, atol:float)->float:
-    "The error a float32 program may have here: float32's own against float64 (torch's defaults), at least 1e-6 of the output's scale and 1e-4 of atol."
-    return max(max([x for x in r32 if x is not None], default=0.0), 1e-6 * scale, 1e-4 * atol, 1e-30)
-
-UNJOINED_RATIO, UNJOINED_MS = 1.5, 0.05   # flag `unjoined_stream` when a candidate's synced time exceeds its event time by this ratio and by this much more than the reference's does
-
-def static_flags(code:str, ref:str|None=None)->tuple:
-    "(flags, findings) of the static scan: `static:<rule>` per rule found, and `[rule, id, line, text]` per finding."
-    try: fs = scan(code, ref)
-    except SyntaxError: return [], []
-    except Exception as e: return [], [['scan_failed', '', 0, _one_line(f"{type(e).__name__}: {e}")]]
-    return list(dict.fromkeys(f"static:{f.rule}" for f in fs)), [[f.rule, f.cheat, f.line, f.text] for f in fs]
-
-def judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:Path, cfg:EvalConfig, device:str, device_name:str,
-          static:tuple|None=None, # `static_flags(cand.code, task.code)` when the caller has it already
-         )->EvalResult:
-    "Turn the two jobs' outcomes into an `EvalResult`: the harness's verdict and flags, the static scan's flags, then the policy's decision."
-    r = _judge(task, cand, ref_out, cand_out, ref_dir, cand_dir, cfg, device, device_name)
-    sf, found = static if static is not None else static_flags(cand.code, task.code)
-    r.flags += [f for f in sf if f not in r.flags]
-    if found: r.meta['static'] = found
-    return apply_policy(r, cfg.policy)
-
-def _unjoined(v:dict)->float|None:
-    "How much longer (ms, median over calls) the candidate's synced time is than its event time, beyond the reference's own gap; None when it is not suspicious."
-    ce, re_ = v.get('cand_events') or [], v.get('ref_events') or []
-    if not ce or len(ce) != len(v.get('cand', [])) or len(re_) != len(v.get('eager_paired', [])): return None
-    pc = [(s, e) for s, e in zip(v['cand'], ce) if e is not None]
-    pr = [(s, e) for s, e in zip(v['eager_paired'], re_) if e is not None]
-    if not pc: return None
-    gc = statistics.median(s - e for s, e in pc)
-    gr = statistics.median(s - e for s, e in pr) if pr else 0.0
-    sync, evt = statistics.median(s for s, _ in pc), statistics.median(e for _, e in pc)
-    return gc - gr if sync > UNJOINED_RATIO * evt and gc - gr > UNJOINED_MS else None
-
-def _constancy(ref_dir:Path, cand_dir:Path, n:int, floor:float)->str|None:
-    "'input_independent' when the candidate's outputs are the same for every seed but the reference's vary beyond float rounding; 'constant_output' when both are constant; else None."
-    if n < 2: return None
-    cs = [_read_out(cand_dir/f'cand_{i}.pt') for i in range(n)]
-    if not all(_same_values(cs[0], c) for c in cs[1:]): return None
-    rs = [_read_out(ref_dir/f'ref_{i}.pt').double() for i in range(n)]
-    spread = max((r - rs[0]).abs().nan_to_num(0.0).max().item() if r.numel() else 0.0 for r in rs[1:])
-    return 'constant_output' if spread <= PRECISION_RATIO * floor else 'input_independent'
-
-def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:Path, cfg:EvalConfig, device:str, device_name:str)->EvalResult:
-    "The harness's own verdict and flags from the two jobs' outcomes."
-    base = dict(candidate_id=cand.id, task_id=task.id, device=device_name, env=_env(device),
-                meta={'cfg': {k: v for k, v in cfg.to_dict().items() if k in ('atol', 'rtol', 'n_seeds', 'threads', 'ci_target', 'policy')}})
-    def res(verdict, reason, correct=None, **kw): return EvalResult(verdict=verdict, correct=correct, reason=_one_line(reason), **base, **kw)
-    if not ref_out.ok:
-        return res('error', f"reference failed ({ref_out.status}): {ref_out.reason}")
-    if cand_out.status == 'timeout':
-        ph = [l[len(_PHASE):].strip() for l in cand_out.log.splitlines() if l.startswith(_PHASE)]
-        return res('timeout', f"candidate: {cand_out.reason}" + (f" (in phase '{ph[-1]}')" if ph else ''))
-    if cand_out.status == 'crash' and _CALL_TIMEOUT in cand_out.log:   # stopped by its per-call time limit
-        what = cand_out.log.split(_CALL_TIMEOUT)[-1].splitlines()[0]
-        return res('timeout', f"candidate: {what} (limit: max({CALL_FLOOR_S:g} s, {CALL_RATIO:g}x the reference's time))")
-    if not cand_out.ok:
-        return res('error', f"candidate {cand_out.status}: {cand_out.reason}")
-    v, rv = cand_out.value, ref_out.value
-    if v.get('tamper'):
-        return res('cheat', f"T4 tamper: the candidate replaced what the harness times or checks: {v['tamper']}", False, flags=['tamper'])
-    flags = [f"changed:{k}" for k in v.get('changed', {})]
-    if v.get('oob'):   # C15: it wrote outside a tensor, into memory next to it (the outputs may be corrupted too)
-        return res('incorrect', f"out-of-bounds write: {v['oob']}", False, flags=flags + ['out_of_bounds'])
-    # evidence of work left running after the return, of threads and of cache games: flags whatever the outputs say
-    if v.get('deferred') or v.get('timed_deferred'):
-        flags.append('deferred_output'); base['meta']['deferred'] = dict(check_seeds=v.get('deferred', []), timed_calls=v.get('timed_deferred', 0))
-    if v.get('threads'): flags.append('threads'); base['meta']['threads'] = v['threads'][:10]
-    if v.get('reused'): flags.append('output_reused'); base['meta']['reused_outputs'] = v['reused']
-    if v.get('persist_l2'): flags.append('persisting_l2'); base['meta']['persist_l2_bytes'] = v['persist_l2']
-    builds = {k: e for k, e in (v.get('builds') or {}).items() if e}
-    if builds:   # it runs whatever it does when its build fails (often the PyTorch code it was meant to replace)
-        flags.append('build_failed'); base['meta']['build_errors'] = builds
-    for i, o in enumerate(v['outs']):
-        if not o['is_tensor']: return res('incorrect', f"seed {i}: forward returned {o['type']}, not a plain torch.Tensor", False, flags=flags)
-        want = rv['outs'][i]
-        if o['shape'] != want['shape']: return res('incorrect', f"seed {i}: output shape {o['shape']} != reference {want['shape']}", False, flags=flags)
-        if o['dtype'] != want['dtype']: return res('incorrect', f"seed {i}: output dtype {o['dtype']} != reference {want['dtype']}", False, flags=flags)
-        if o['device'] != want['device']: return res('incorrect', f"seed {i}: output on {o['device']}, reference on {want['device']}", False, flags=flags)
-    if any(v['mutated']):
-        i = next(i for i, m in enumerate(v['mutated']) if m)
-        return res('incorrect', f"seed {i}: the candidate modified its input(s) {v['mutated'][i]}", False, flags=flags + ['input_mutation'])
-    errs = []
-    for i in range(len(v['outs'])):
-        ok, why, err = _compare(ref_dir/f'ref_{i}.pt', cand_dir/f'cand_{i}.pt', cfg.atol, cfg.rtol)
-        if not ok: return res('incorrect', f"seed {i}: {why}", False, flags=flags)
-        errs.append(err)
-    # a candidate that passes the tolerance but is far less exact than float32 computes in lower precision (fp16, bf16,
-    # TF32...): flagged, as is its error against the float32 reference's own error against float64
-    r32 = [o.get('err32') for o in rv['outs']]
-    floor = _precision_floor(r32, max((o.get('scale') or 0.0) for o in rv['outs']), cfg.atol)
-    if errs and all(x is not None for x in r32):
-        base['meta']['err_ratio'] = round(max(errs) / floor, 1)
-        if max(errs) > PRECISION_RATIO * floor: flags.append('precision')
-    if (c := _constancy(ref_dir, cand_dir, len(v['outs']), floor)): flags.append(c)
-    if v.get('timed_mismatch'):
-        return res('incorrect', f"{v['timed_mismatch']} of {v['timed_checked']} timed outputs differ from the reference's on the same inputs", False, flags=flags + ['timed_output_mismatch'])
-    if (gap := _unjoined(v)) is not None: flags.append('unjoined_stream'); base['meta']['unjoined_ms'] = round(gap, 4)
-    tc, clean, paired, post = summarize(v['cand']), summarize(v['eager_clean']), summarize(v['eager_paired']), summarize(v['eager_post'])
-    tol = cfg.drift_tol or (0.10 if device == 'cuda' else 0.15)
-    # the speedup always divides the paired reference time (both sides timed the same way, in the same rounds); the
-    # reference alone, timed the same way before the import and after the timing, is only a diagnostic of side effects
-    drift = ref_drift(v['eager_clean'], v['eager_paired'], v['eager_post'], tol)
-    if drift is not None: flags.append('ref_drift')   # something of the candidate's moved the reference, beyond the timings' own noise
-    eager = paired
-    timings = {'candidate': tc, 'eager': eager, 'eager_clean': clean, 'eager_paired': paired, 'eager_post': post}
-    speed = {'eager': eager.median_ms / tc.median_ms if tc.median_ms > 0 else None}
-    ci = {'eager': log_ratio_ci(v['eager_paired'], v['cand'], paired=True)}
-    for b, xs in rv.get('timings', {}).items():
-        timings[b] = summarize(xs); speed[b] = timings[b].median_ms / tc.median_ms if tc.median_ms > 0 else None
-        ci[b] = log_ratio_ci(xs, v['cand'])
-    base['meta']['speedup_ci'] = {b: [round(math.exp(lo), 4), round(math.exp(hi), 4)] for b, (lo, hi) in ci.items() if speed.get(b) and math.isfinite(lo) and math.isfinite(hi)}
-    if not rv.get('fp64'): flags.append('fp32_reference')
-    meta = dict(base['meta'], max_abs_err=max(errs) if errs else 0.0, ref_drift=round(paired.median_ms / clean.median_ms - 1, 4) if clean.median_ms > 0 else 0.0, calls_per_sample=v.get('calls'), phase_s=v.get('phase_s'), ref_notes=rv.get('notes', []) + v.get('notes', []),
-                timed_checked=v.get('timed_checked', 0), changed=v.get('changed', {}), locked_s=v.get('locked_s'), lock_at=v.get('lock_at'), ref_locked_s=rv.get('locked_s'), ref_lock_at=rv.get('lock_at'), holds=v.get('holds'), ref_holds=rv.get('holds'), build_free_s=v.get('build_free_s'), job_s=cand_out.seconds,
-                ref_job_s=ref_out.seconds)
-    base['meta'] = meta
-    why = f"correct on {len(errs)} seeds and {v.get('timed_checked', 0)} timed calls; eager {speed['eager']:.3g}x" if speed['eager'] else 'correct'
-    if drift is not None: why += f"; reference {drift:+.0%} in the candidate's presence than alone before its import"
-    if builds: why += f"; its extension build failed ({', '.join(builds)}): what ran is its fallback"
-    return res('ok', why, True, speedups=speed, timings=timings, flags=flags)
-
 # %% ../nbs/03_eval.ipynb #84cb6e3d
-_re_cc = re.compile(r'\d+\.\d+')
-
 WAIT_S = 7 * 24 * 3600.0   # queueing for the run's lock is bounded by the holders' own time limits
 
 @contextlib.contextmanager
@@ -1135,6 +980,7 @@ def _held(path):
         try: yield
         finally: fcntl.flock(f, fcntl.LOCK_UN)
 
+# %% ../nbs/03_eval.ipynb #6e02438f
 def _oom(o)->bool: return not o.ok and 'out of memory' in (o.reason + o.log).lower()
 
 def _needs_compile(code:str)->bool: return any(s in code for s in ('load_inline', 'cpp_extension', 'load('))
@@ -1143,9 +989,13 @@ def _build_cost(code:str)->tuple:
     "A guess at how long a program takes to build, for scheduling the longest builds first: CUDA sources, then length."
     return ('cuda_sources' in code or '__global__' in code, len(code))
 
+# %% ../nbs/03_eval.ipynb #27b08549
 def ext_dir(code:str)->Path:
     "The build cache directory of a program: one per source hash, shared by every evaluation of that exact code."
     return get_base_dir()/'ext_cache'/code_hash(code)[:24]
+
+# %% ../nbs/03_eval.ipynb #4e7538cd
+_re_cc = re.compile(r'\d+\.\d+')
 
 def _arch_env(device:str)->dict:
     "TORCH_CUDA_ARCH_LIST for the local GPU, so builds made without a visible GPU match the candidate job's."
@@ -1162,6 +1012,7 @@ def _device_name(device:str)->str:
     try: return subprocess.run(['nvidia-smi', '--query-gpu=name', '--format=csv,noheader', '-i', '0'], capture_output=True, text=True, timeout=20).stdout.strip() or 'cuda'
     except (OSError, subprocess.SubprocessError): return 'cuda'
 
+# %% ../nbs/03_eval.ipynb #a413ab3e
 def harness_version()->str:
     "The harness's version: the package's, and a hash of the code that decides verdicts and timings (a resumed campaign re-measures what another version measured)."
     global _HARNESS
@@ -1169,11 +1020,12 @@ def harness_version()->str:
         import hashlib
         from cudal1_nb import __version__
         from cudal1_nb.core import PKG_DIR
-        h = hashlib.sha256(b''.join((PKG_DIR/f'{m}.py').read_bytes() for m in ('sandbox', 'eval', 'policy', 'static')))
+        h = hashlib.sha256(b''.join((PKG_DIR/f'{m}.py').read_bytes() for m in ('sandbox', 'eval', 'evalstats', 'verdict', 'policy', 'static')))
         _HARNESS = f"{__version__}+{h.hexdigest()[:12]}"
     return _HARNESS
 _HARNESS = None
 
+# %% ../nbs/03_eval.ipynb #24aa8dbd
 def _record(store, c:Candidate, r:EvalResult)->EvalResult:
     "Write one candidate and its result to the store in one transaction; a failed write (a full disk...) makes the result an `error` saying so."
     import sqlite3
@@ -1185,6 +1037,7 @@ def _record(store, c:Candidate, r:EvalResult)->EvalResult:
         r.verdict, r.reason = 'error', _one_line(f"the result could not be recorded in the store ({why}); it was: {r.verdict}: {r.reason}")
     return r
 
+# %% ../nbs/03_eval.ipynb #e2a487ad
 def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
                   device:str='cpu', # 'cpu' or 'cuda'
                   cfg:EvalConfig|None=None,
@@ -1195,6 +1048,7 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
                   resume:bool=False, # with `store`: candidates it already holds a result for (this device, this `harness_version()`) are not measured again; their stored result is returned
                  )->list[list[EvalResult]]:
     "Evaluate the candidates of several tasks; one list of `EvalResult`s per item, in order."
+    from cudal1_nb.verdict import judge, static_flags   # here: the judge's module imports this one
     cfg = cfg or EvalConfig()
     if device not in ('cpu', 'cuda'): raise ValueError(f"device must be 'cpu' or 'cuda', got {device!r}")
     if resume and store is None: raise ValueError("resume=True needs the store that holds the earlier results")
@@ -1270,7 +1124,7 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
         # 3. judge each candidate as soon as its job and its task's reference job are done, then free their outputs
         outs, left = [None] * len(jobs), {ti: len(p) for ti, p in enumerate(pend)}
         refs = {}   # task index -> the Outcome of its reference work
-        def _judge(k):
+        def _judge_one(k):
             ti, ci = where[k]
             t, c = items[ti][0], items[ti][1][ci]
             try:
@@ -1299,7 +1153,7 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
                 refs[ti] = o if failed else Outcome('ok', (o.value or {}).get('ref', {}), seconds=o.seconds)
             ready = [k] if ci is not None else [j for j, (tj, cj) in enumerate(where) if tj == ti and cj is not None]
             for j in ready:
-                if outs[j] is not None and ti in refs and results[ti][where[j][1]] is None: _judge(j)
+                if outs[j] is not None and ti in refs and results[ti][where[j][1]] is None: _judge_one(j)
         if device == 'cpu':   # on the CPU, builds would compete with the timings for the same cores: finish them first
             for f in cfut.values(): f.result()
         bar = progress_bar(len(jobs), 'evaluating') if progress else None
@@ -1336,6 +1190,7 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
         if own: ex.close()
         if run is not None: shutil.rmtree(run, ignore_errors=True)
 
+# %% ../nbs/03_eval.ipynb #9fe7228b
 def evaluate(task:Task, # the reference program
              candidates:list, # `Candidate`s (or program strings) for it
              device:str='cpu', cfg:EvalConfig|None=None, **kw)->list[EvalResult]:

@@ -253,7 +253,7 @@ def executor_for(cfg, # an `EvalConfig`: its `executor`, `ray_address` and `work
     if cfg.executor != 'ray': raise ValueError(f"EvalConfig.executor must be 'local' or 'ray', got {cfg.executor!r}")
     key = (cfg.ray_address, device, cfg.workers)
     if key not in _KEPT:
-        ex = RayExecutor(device, cfg.ray_address or None, n=0 if device == 'cuda' else cfg.workers, per_gpu=cfg.workers or 6)
+        ex = RayExecutor(device, cfg.ray_address or None, n=0 if device == 'cuda' else cfg.workers, per_gpu=cfg.workers or 6, place_timeout=cfg.place_timeout)
         ex.keep = True; _KEPT[key] = ex
     return _KEPT[key], False
 
