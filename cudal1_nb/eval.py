@@ -345,9 +345,14 @@ def _host_out(out, idx_seed:int, max_elems:int):
     return y.to('cpu', copy=True).contiguous()   # a copy even on the CPU: a candidate may write into the same buffer at its next call
 
 def _overlaps(a, b)->bool:
-    "Do two tensors' storages (not just the views) share any byte?"
-    sa, sb = a.untyped_storage(), b.untyped_storage()
-    return sa.device == sb.device and sa.data_ptr() < sb.data_ptr() + sb.nbytes() and sb.data_ptr() < sa.data_ptr() + sa.nbytes()
+    """Do two tensors' storages (not just the views) share any byte? A storage torch no longer lets anyone read counts as
+    shared: torch.compile's CUDA-graph trees make an output's storage raise on access once a later replay has taken its
+    memory -- the output was overwritten by a later call, as a reused buffer is."""
+    try:
+        sa, sb = a.untyped_storage(), b.untyped_storage()
+        pa, pb = sa.data_ptr(), sb.data_ptr()
+    except RuntimeError: return True
+    return sa.device == sb.device and pa < pb + sb.nbytes() and pb < pa + sa.nbytes()
 
 def _save_outs(outs:dict):
     "Write the CPU copies `{path: tensor}` (after the device work, so the files are not written while a timing runs)."
