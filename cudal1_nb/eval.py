@@ -1042,7 +1042,177 @@ def _record(store, c:Candidate, r:EvalResult)->EvalResult:
         r.verdict, r.reason = 'error', _one_line(f"the result could not be recorded in the store ({why}); it was: {r.verdict}: {r.reason}")
     return r
 
-# %% ../nbs/03_eval.ipynb #e2a487ad
+# %% ../nbs/03_eval.ipynb #722e1eca
+@dataclass
+class _Campaign:
+    "What the jobs and judgements of one `evaluate_many` call share."
+    device: str        # 'cpu' or 'cuda'
+    cfg: EvalConfig
+    name: str          # the device's name, as results record it
+    arch: dict         # TORCH_CUDA_ARCH_LIST for builds made where no GPU is visible
+    env: dict          # the jobs' environment: the one GPU they see (none on the CPU)
+    lock: str          # the device lock's file (`device_lock`)
+    run: Path          # the campaign's scratch directory: reference and candidate outputs
+    secret: int        # the campaign's secret seed: check, input and timing seeds derive from it
+    build_cores: list  # the cores builds run on ([] where the platform does not say)
+
+def _build_cores(cores:list, # the cores this process may run on
+                 n:int, # jobs at once
+                 device:str, # 'cpu' or 'cuda'
+                )->list:
+    "The cores builds may use: on a CUDA host of more than 8 cores all but the first `min(n, 4)`, which stay free for the jobs that time."
+    keep = min(n, 4) if device == 'cuda' and len(cores) > 8 else 0
+    return cores[keep:]
+
+# %% ../nbs/03_eval.ipynb #b0a516a7
+def _resumed(items:list, # [(Task, [Candidate, ...]), ...]
+             prev:dict, # candidate id -> the result a store already holds for it (`Store.measured`)
+            )->tuple:
+    "Step 0: (per item the results so far: stored ones, `None` for the rest; per item the candidate indices still to measure)."
+    return [[prev.get(c.id) for c in cs] for _, cs in items], [[ci for ci, c in enumerate(cs) if c.id not in prev] for _, cs in items]
+
+# %% ../nbs/03_eval.ipynb #9e407037
+def _compile_jobs(items:list, # [(Task, [Candidate, ...]), ...]
+                  pend:list, # per item the candidate indices still to measure (`_resumed`)
+                  cp:_Campaign,
+                 )->dict:
+    "Step 1: {source hash: `compile_job`} for every program still to measure that builds extensions (its task's reference too), the longest builds first."
+    progs = {}
+    for (t, cs), p in zip(items, pend):
+        for code in ([t.code] if p else []) + [cs[ci].code for ci in p]:
+            if _needs_compile(code): progs[code_hash(code)] = (t.code, code)
+    return {h: Job('cudal1_nb.eval:compile_job', {'ref': r, 'code': c, 'cuda': cp.device == 'cuda', 'cores': cp.build_cores}, timeout=cp.cfg.compile_timeout,
+                   label=f"compile {h[:8]}", env={**cp.arch, 'TORCH_EXTENSIONS_DIR': str(ext_dir(c)), 'MAX_JOBS': '1', 'CUDA_VISIBLE_DEVICES': ''})
+            for h, (r, c) in sorted(progs.items(), key=lambda kv: _build_cost(kv[1][1]), reverse=True)}
+
+# %% ../nbs/03_eval.ipynb #99877b87
+@dataclass
+class _Plan:
+    "Step 2's jobs, in order, with what each is for and the builds it waits for."
+    jobs: list   # `Job`s: `ref_job`s and `cand_job`s
+    where: list  # per job (item index, candidate index); the candidate index is None for a reference job
+    deps: list   # per job the source hashes of the programs it needs built (`_compile_jobs`)
+    scans: dict  # (item index, candidate index) -> the candidate's `static_flags`, found once and given to the judge
+
+def _plan_jobs(items:list, # [(Task, [Candidate, ...]), ...]
+               pend:list, # per item the candidate indices still to measure
+               cp:_Campaign,
+              )->_Plan:
+    """Step 2: a reference job per task (the outputs and the baselines' times) and a job per candidate. A task with one
+    candidate, no baseline but eager and a reference that builds nothing has no reference job: its reference outputs are
+    made in the candidate's job, before the candidate is imported (one process and one CUDA context fewer per task).
+    The baselines a flagged candidate is measured against (CUDA graphs, cuDNN flags) are added where the static scan
+    finds a candidate that needs one (on CUDA only: on the CPU they don't exist)."""
+    from cudal1_nb.verdict import static_flags   # here: the judge's module imports this one
+    cfg, pol = cp.cfg, get_policy(cp.cfg.policy)
+    timing = dict(warmup=cfg.warmup, min_trials=cfg.min_trials, max_trials=cfg.max_trials, ci_target=cfg.ci_target, budget_s=cfg.budget_s)
+    plan = _Plan([], [], [], {})
+    for ti, (t, cs) in enumerate(items):
+        if not pend[ti]: continue
+        d = cp.run/f"t{ti}"; d.mkdir()
+        seeds = [mix_seed(cp.secret, t.id, 'check', i) for i in range(cfg.n_seeds)]
+        common = dict(ref=t.code, device=cp.device, threads=cfg.threads, init_seed=mix_seed(cp.secret, t.id, 'init'), seeds=seeds,
+                      idx_seeds=[mix_seed(cp.secret, t.id, 'idx', i) for i in range(cfg.n_seeds)], max_out_elems=cfg.max_out_elems,
+                      time_seed=mix_seed(cp.secret, t.id, 'time'), lock=cp.lock, timing=timing, atol=cfg.atol, rtol=cfg.rtol)
+        for ci in pend[ti]: plan.scans[(ti, ci)] = static_flags(cs[ci].code, t.code)
+        need = {b for ci in pend[ti] for f in plan.scans[(ti, ci)][0] for g, b in pol.matching if g == f} if cp.device == 'cuda' else set()
+        bl = tuple(cfg.baselines) + tuple(sorted(need - set(cfg.baselines)))
+        fold = len(pend[ti]) == 1 and bl == ('eager',) and not _needs_compile(t.code)
+        if not fold:
+            plan.jobs.append(Job('cudal1_nb.eval:ref_job', dict(common, out_dir=str(d), fp64_ref=cfg.fp64_ref, baselines=list(bl)),
+                                 timeout=cfg.timeout + (600 if len(bl) > 1 else 0), wait=WAIT_S, env={**cp.env, 'TORCH_EXTENSIONS_DIR': str(ext_dir(t.code))},
+                                 label=f"{t.id} reference"))
+            plan.where.append((ti, None)); plan.deps.append([code_hash(t.code)])
+        for ci in pend[ti]:
+            c = cs[ci]
+            cd = d/f"c{ci}"; cd.mkdir()
+            extra = dict(ref_dir=str(d), fp64_ref=cfg.fp64_ref) if fold else {}
+            plan.jobs.append(Job('cudal1_nb.eval:cand_job', dict(common, code=c.code, out_dir=str(cd), guard_outputs=cp.device == 'cpu' and _guard_outputs(c.code),
+                                                                build_cores=cp.build_cores if cp.device == 'cuda' else None, **extra),
+                                 timeout=cfg.timeout, wait=WAIT_S, env={**cp.env, 'TORCH_EXTENSIONS_DIR': str(ext_dir(c.code))}, label=f"{t.id} {c.name or c.id}"))
+            plan.where.append((ti, ci)); plan.deps.append([code_hash(t.code), code_hash(c.code)])
+    return plan
+
+# %% ../nbs/03_eval.ipynb #99beccde
+class _Judging:
+    """Step 3: the jobs' outcomes as they come. A candidate is judged as soon as its own job and its task's reference
+    work are in; then its outputs are freed (and its task's, after its last candidate). A job that ran out of (GPU)
+    memory while others shared the device is left unjudged, for one more try alone (`final`)."""
+    def __init__(self, items:list, pend:list, plan:_Plan, results:list, # `_resumed`'s results, filled in here
+                 cp:_Campaign, n:int, # jobs at once
+                 cfut:dict, # source hash -> its build's Future (the build time goes in the result's meta)
+                 executor:str='', store=None, on_result=None):
+        self.items, self.plan, self.results, self.cp, self.n, self.cfut = items, plan, results, cp, n, cfut
+        self.executor, self.store, self.on_result = executor, store, on_result
+        self.outs, self.left, self.refs = [None] * len(plan.jobs), {ti: len(p) for ti, p in enumerate(pend)}, {}   # refs: item index -> its reference work's Outcome
+
+    def done(self, k:int, o:Outcome, final:bool=False):
+        "Job `k` ended with `o`: keep it, and judge every candidate it completes."
+        if _oom(o) and self.n > 1 and not final: return
+        self.outs[k] = o
+        ti, ci = self.plan.where[k]
+        if ci is None: self.refs[ti] = o
+        elif 'ref_dir' in self.plan.jobs[k].payload:   # a folded job: its reference part failed, or it came back with the result
+            failed = not o.ok and o.reason.startswith('ReferenceFailed')
+            self.refs[ti] = o if failed else Outcome('ok', (o.value or {}).get('ref', {}), seconds=o.seconds)
+        ready = [k] if ci is not None else [j for j, (tj, cj) in enumerate(self.plan.where) if tj == ti and cj is not None]
+        for j in ready:
+            if self.outs[j] is not None and ti in self.refs and self.results[ti][self.plan.where[j][1]] is None: self._judge(j)
+
+    def _judge(self, k:int):
+        from cudal1_nb.verdict import judge
+        cp, (ti, ci) = self.cp, self.plan.where[k]
+        t, c = self.items[ti][0], self.items[ti][1][ci]
+        try:
+            # on the CPU the judge's loads and comparisons would compete with a job's timing for memory bandwidth (a
+            # 2-core machine measured the reference up to 4x slower while a judge ran): it takes the device lock too
+            with _held(cp.lock) if cp.device == 'cpu' else contextlib.nullcontext():
+                r = judge(t, c, self.refs[ti], self.outs[k], cp.run/f"t{ti}", cp.run/f"t{ti}"/f"c{ci}", cp.cfg, cp.device, cp.name, static=self.plan.scans[(ti, ci)])
+        except Exception as e:
+            r = EvalResult(c.id, t.id, 'error', False, reason=_one_line(f"judge could not read the outputs: {type(e).__name__}: {e}"), device=cp.name, env=_env(cp.device))
+        if (h := code_hash(c.code)) in self.cfut and self.cfut[h].done():   # how long its build took (cached builds: seconds)
+            r.meta['build_s'] = round(self.cfut[h].result().seconds, 1)
+        r.meta.update(harness_version=harness_version(), executor=self.executor)   # not 'harness': the policy keeps the harness's own verdict there
+        if self.store is not None: r = _record(self.store, c, r)
+        self.results[ti][ci] = r
+        if self.on_result: self.on_result(ti, ci, r)
+        shutil.rmtree(cp.run/f"t{ti}"/f"c{ci}", ignore_errors=True)
+        self.left[ti] -= 1
+        if self.left[ti] == 0: shutil.rmtree(cp.run/f"t{ti}", ignore_errors=True)
+
+# %% ../nbs/03_eval.ipynb #ae8ea099
+def _run_jobs(ex, # the executor: `ex.run(job) -> Outcome`
+              jobs:list, # the `Job`s
+              deps:list, # per job the source hashes of the builds it waits for
+              cfut:dict, # source hash -> the Future of its build
+              n:int, # jobs at once
+              done, # called as `done(k, outcome)` in this thread as each job ends
+              bar=None, # a progress bar, updated per job
+             ):
+    "Run `jobs` `n` at a time: those that wait for no build at once, the others as soon as their builds are done (in whatever order the builds finish)."
+    finished, gate = queue.Queue(), threading.Lock()
+    with ThreadPoolExecutor(max_workers=n) as tp:
+        def _submit(k): tp.submit(ex.run, jobs[k]).add_done_callback(lambda f: finished.put((k, f)))
+        waiting = {k: {h for h in deps[k] if h in cfut and not cfut[h].done()} for k in range(len(jobs))}
+        users = {}
+        for k, hs in waiting.items():
+            for h in hs: users.setdefault(h, []).append(k)
+        for k in range(len(jobs)):
+            if not waiting[k]: _submit(k)
+        def _built(h):
+            ready = []
+            with gate:
+                for k in users.get(h, []):
+                    waiting[k].discard(h)
+                    if not waiting[k]: ready.append(k)
+            for k in ready: _submit(k)
+        for h in users: cfut[h].add_done_callback(lambda f, h=h: _built(h))
+        for _ in range(len(jobs)):
+            k, f = finished.get()
+            done(k, f.result())
+            if bar: bar.update(1)
+
+# %% ../nbs/03_eval.ipynb #0b579f73
 def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
                   device:str='cpu', # 'cpu' or 'cuda'
                   cfg:EvalConfig|None=None,
@@ -1053,141 +1223,46 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
                   resume:bool=False, # with `store`: candidates it already holds a result for (this device, this `harness_version()`) are not measured again; their stored result is returned
                  )->list[list[EvalResult]]:
     "Evaluate the candidates of several tasks; one list of `EvalResult`s per item, in order."
-    from cudal1_nb.verdict import judge, static_flags   # here: the judge's module imports this one
     cfg = cfg or EvalConfig()
     if device not in ('cpu', 'cuda'): raise ValueError(f"device must be 'cpu' or 'cuda', got {device!r}")
     if resume and store is None: raise ValueError("resume=True needs the store that holds the earlier results")
-    secret = secret_seed()
     n = cfg.workers or ((os.cpu_count() or 1) if device == 'cpu' else min(os.cpu_count() or 1, 8))   # CUDA: jobs share the GPU for untimed work (`_DeviceLock`)
     ex, own = as_executor(pool) if pool is not None else executor_for(cfg, device, n)
     cpool = cex = run = None
     try:
         n, info = ex.n, ex.describe(device)
-        name, arch = info['name'], info['arch']
         if ex.scratch: Path(ex.scratch).mkdir(parents=True, exist_ok=True)
         run = Path(tempfile.mkdtemp(prefix='cudal1-eval-', dir=ex.scratch))
-        lock = device_lock(device, info['gpu'])   # one per GPU (and one for the CPU) of the host, shared by every campaign on it
-        # jobs see one GPU (P5: work on another GPU would be outside the timer's sync); on the CPU, none
-        env = dict(arch, CUDA_VISIBLE_DEVICES=info['gpu']) if device == 'cuda' else {'CUDA_VISIBLE_DEVICES': ''}
-        pol = get_policy(cfg.policy)
-        timing = dict(warmup=cfg.warmup, min_trials=cfg.min_trials, max_trials=cfg.max_trials, ci_target=cfg.ci_target, budget_s=cfg.budget_s)
-        # 0. results a resumed campaign already has; the store gets the tasks now, each candidate with its result later
-        results = [[None] * len(cs) for _, cs in items]
-        prev = store.measured([c.id for _, cs in items for c in cs], device=name, harness=harness_version()) if resume else {}
-        pend = [[ci for ci, c in enumerate(cs) if c.id not in prev] for _, cs in items]
-        if store is not None: store.add_tasks([t for (t, _), p in zip(items, pend) if p])
-        for ti, (t, cs) in enumerate(items):
-            for ci, c in enumerate(cs):
-                if c.id in prev:
-                    results[ti][ci] = prev[c.id]
-                    if on_result: on_result(ti, ci, prev[c.id])
-        # 1. compile every program that builds extensions, in parallel, into its hash-keyed cache
-        progs = {}
-        for (t, cs), p in zip(items, pend):
-            for code in ([t.code] if p else []) + [cs[ci].code for ci in p]:
-                if _needs_compile(code): progs[code_hash(code)] = (t.code, code)
         cores = sorted(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else []
-        keep = min(n, 4) if device == 'cuda' and len(cores) > 8 else 0   # cores the compiles leave to the jobs that time
-        for r, c in progs.values():   # a torch build lock left by a killed build would make every later build of it wait forever
-            for f in ext_dir(c).glob('*/lock'): f.unlink(missing_ok=True)
-        cjobs = {h: Job('cudal1_nb.eval:compile_job', {'ref': r, 'code': c, 'cuda': device == 'cuda', 'cores': cores[keep:]}, timeout=cfg.compile_timeout, label=f"compile {h[:8]}",
-                        env={**arch, 'TORCH_EXTENSIONS_DIR': str(ext_dir(c)), 'MAX_JOBS': '1', 'CUDA_VISIBLE_DEVICES': ''})
-                 for h, (r, c) in sorted(progs.items(), key=lambda kv: _build_cost(kv[1][1]), reverse=True)}   # longest first
-        # compiles run on the cores the evaluation workers leave free, while programs that need none are evaluated
-        ncomp = max(1, len(cores) - keep) if cores else (os.cpu_count() or 1)   # at a lower CPU priority than the timing (see `compile_job`)
-        if cjobs: cpool = ex.compiler(min(len(cjobs), ncomp))
-        cex = ThreadPoolExecutor(max_workers=min(len(cjobs), ncomp)) if cjobs else None
-        cfut = {h: cex.submit(cpool.run, j) for h, j in cjobs.items()} if cjobs else {}
-        # 2. reference and candidate jobs; those whose programs compile wait for their builds
-        jobs, where, deps, scans = [], [], [], {}
-        for ti, (t, cs) in enumerate(items):
-            if not pend[ti]: continue
-            d = run/f"t{ti}"; d.mkdir()
-            seeds = [mix_seed(secret, t.id, 'check', i) for i in range(cfg.n_seeds)]
-            common = dict(ref=t.code, device=device, threads=cfg.threads, init_seed=mix_seed(secret, t.id, 'init'), seeds=seeds,
-                          idx_seeds=[mix_seed(secret, t.id, 'idx', i) for i in range(cfg.n_seeds)], max_out_elems=cfg.max_out_elems,
-                          time_seed=mix_seed(secret, t.id, 'time'), lock=lock, timing=timing, atol=cfg.atol, rtol=cfg.rtol)
-            # a task with one candidate and no baseline but eager: the reference outputs are made in the candidate's job,
-            # before the candidate is imported (one process and one CUDA context fewer per task)
-            # the baselines the policy measures flagged candidates against (CUDA graphs, cuDNN flags), when the static
-            # scan finds a candidate that needs one (on CUDA: on the CPU these baselines don't exist)
-            for ci in pend[ti]: scans[(ti, ci)] = static_flags(cs[ci].code, t.code)   # once per candidate: here and in the judge
-            need = {b for ci in pend[ti] for f in scans[(ti, ci)][0] for g, b in pol.matching if g == f} if device == 'cuda' else set()
-            bl = tuple(cfg.baselines) + tuple(sorted(need - set(cfg.baselines)))
-            fold = len(pend[ti]) == 1 and bl == ('eager',) and not _needs_compile(t.code)
-            if not fold:
-                jobs.append(Job('cudal1_nb.eval:ref_job', dict(common, out_dir=str(d), fp64_ref=cfg.fp64_ref, baselines=list(bl)),
-                                timeout=cfg.timeout + (600 if len(bl) > 1 else 0), wait=WAIT_S, env={**env, 'TORCH_EXTENSIONS_DIR': str(ext_dir(t.code))}, label=f"{t.id} reference"))
-                where.append((ti, None)); deps.append([code_hash(t.code)])
-            for ci in pend[ti]:
-                c = cs[ci]
-                cd = d/f"c{ci}"; cd.mkdir()
-                extra = dict(ref_dir=str(d), fp64_ref=cfg.fp64_ref) if fold else {}
-                jobs.append(Job('cudal1_nb.eval:cand_job', dict(common, code=c.code, out_dir=str(cd), guard_outputs=device == 'cpu' and _guard_outputs(c.code), build_cores=cores[keep:] if device == 'cuda' else None, **extra), timeout=cfg.timeout, wait=WAIT_S,
-                                env={**env, 'TORCH_EXTENSIONS_DIR': str(ext_dir(c.code))}, label=f"{t.id} {c.name or c.id}"))
-                where.append((ti, ci)); deps.append([code_hash(t.code), code_hash(c.code)])
-        # 3. judge each candidate as soon as its job and its task's reference job are done, then free their outputs
-        outs, left = [None] * len(jobs), {ti: len(p) for ti, p in enumerate(pend)}
-        refs = {}   # task index -> the Outcome of its reference work
-        def _judge_one(k):
-            ti, ci = where[k]
-            t, c = items[ti][0], items[ti][1][ci]
-            try:
-                # on the CPU the judge's loads and comparisons would compete with a job's timing for memory bandwidth (a
-                # 2-core machine measured the reference up to 4x slower while a judge ran): it takes the device lock too
-                with _held(lock) if device == 'cpu' else contextlib.nullcontext():
-                    r = judge(t, c, refs[ti], outs[k], run/f"t{ti}", run/f"t{ti}"/f"c{ci}", cfg, device, name, static=scans[(ti, ci)])
-            except Exception as e:
-                r = EvalResult(c.id, t.id, 'error', False, reason=_one_line(f"judge could not read the outputs: {type(e).__name__}: {e}"), device=name, env=_env(device))
-            if (h := code_hash(c.code)) in cfut and cfut[h].done():   # how long its build took (cached builds: seconds)
-                r.meta['build_s'] = round(cfut[h].result().seconds, 1)
-            r.meta.update(harness_version=harness_version(), executor=ex.kind)   # not 'harness': the policy keeps the harness's own verdict there
-            if store is not None: r = _record(store, c, r)
-            results[ti][ci] = r
-            if on_result: on_result(ti, ci, r)
-            shutil.rmtree(run/f"t{ti}"/f"c{ci}", ignore_errors=True)
-            left[ti] -= 1
-            if left[ti] == 0: shutil.rmtree(run/f"t{ti}", ignore_errors=True)
-        def _done(k, o, final=False):
-            if _oom(o) and n > 1 and not final: return   # out of memory while sharing the device: retried alone below
-            outs[k] = o
-            ti, ci = where[k]
-            if ci is None: refs[ti] = o
-            elif 'ref_dir' in jobs[k].payload:   # a folded job: its reference part failed, or it came back with the result
-                failed = not o.ok and o.reason.startswith('ReferenceFailed')
-                refs[ti] = o if failed else Outcome('ok', (o.value or {}).get('ref', {}), seconds=o.seconds)
-            ready = [k] if ci is not None else [j for j, (tj, cj) in enumerate(where) if tj == ti and cj is not None]
-            for j in ready:
-                if outs[j] is not None and ti in refs and results[ti][where[j][1]] is None: _judge_one(j)
+        # jobs see one GPU (P5: work on another GPU would be outside the timer's sync); on the CPU, none
+        cp = _Campaign(device, cfg, info['name'], info['arch'], dict(info['arch'], CUDA_VISIBLE_DEVICES=info['gpu']) if device == 'cuda' else {'CUDA_VISIBLE_DEVICES': ''},
+                       device_lock(device, info['gpu']), run, secret_seed(), _build_cores(cores, n, device))   # the lock: one per GPU (and one for the CPU) of the host, shared by every campaign on it
+        # 0. results a resumed campaign already has; the store gets the tasks now, each candidate with its result later
+        prev = store.measured([c.id for _, cs in items for c in cs], device=cp.name, harness=harness_version()) if resume else {}
+        results, pend = _resumed(items, prev)
+        if store is not None: store.add_tasks([t for (t, _), p in zip(items, pend) if p])
+        if on_result:
+            for ti, (_, cs) in enumerate(items):
+                for ci, c in enumerate(cs):
+                    if c.id in prev: on_result(ti, ci, prev[c.id])
+        # 1. builds, on the cores the jobs that time leave free and at a lower CPU priority (see `compile_job`), while
+        # the programs that need none are evaluated
+        cjobs = _compile_jobs(items, pend, cp)
+        for j in cjobs.values():   # a torch build lock left by a killed build would make every later build of it wait forever
+            for f in Path(j.env['TORCH_EXTENSIONS_DIR']).glob('*/lock'): f.unlink(missing_ok=True)
+        ncomp = len(cp.build_cores) or (os.cpu_count() or 1)
+        if cjobs: cpool, cex = ex.compiler(min(len(cjobs), ncomp)), ThreadPoolExecutor(max_workers=min(len(cjobs), ncomp))
+        cfut = {h: cex.submit(cpool.run, j) for h, j in cjobs.items()}
+        # 2. the reference and candidate jobs; 3. run them as their builds finish, judging each candidate when it can be
+        plan = _plan_jobs(items, pend, cp)
+        judging = _Judging(items, pend, plan, results, cp, n, cfut, ex.kind, store, on_result)
         if device == 'cpu':   # on the CPU, builds would compete with the timings for the same cores: finish them first
             for f in cfut.values(): f.result()
-        bar = progress_bar(len(jobs), 'evaluating') if progress else None
-        finished, gate = queue.Queue(), threading.Lock()
-        with ThreadPoolExecutor(max_workers=n) as tp:
-            def _submit(k):
-                tp.submit(ex.run, jobs[k]).add_done_callback(lambda f: finished.put((k, f)))
-            # jobs that need no build go first; the others queue as soon as their builds are done (in whatever order they finish)
-            waiting = {k: {h for h in deps[k] if h in cfut and not cfut[h].done()} for k in range(len(jobs))}
-            users = {}
-            for k, hs in waiting.items():
-                for h in hs: users.setdefault(h, []).append(k)
-            for k in sorted(range(len(jobs)), key=lambda k: bool(waiting[k])):
-                if not waiting[k]: _submit(k)
-            def _built(h):
-                ready = []
-                with gate:
-                    for k in users.get(h, []):
-                        waiting[k].discard(h)
-                        if not waiting[k]: ready.append(k)
-                for k in ready: _submit(k)
-            for h in users: cfut[h].add_done_callback(lambda f, h=h: _built(h))
-            for _ in range(len(jobs)):
-                k, f = finished.get()
-                _done(k, f.result())
-                if bar: bar.update(1)
+        bar = progress_bar(len(plan.jobs), 'evaluating') if progress else None
+        _run_jobs(ex, plan.jobs, plan.deps, cfut, n, judging.done, bar)
         if bar: bar.close()
         # 4. jobs that ran out of (GPU) memory while others held memory get one more try, alone (one at a time)
-        for k in [k for k in range(len(jobs)) if outs[k] is None]: _done(k, ex.run(jobs[k]), final=True)
+        for k in [k for k in range(len(plan.jobs)) if judging.outs[k] is None]: judging.done(k, ex.run(plan.jobs[k]), final=True)
         return results
     finally:
         if cex: cex.shutdown(cancel_futures=True)
