@@ -4,7 +4,10 @@
 
 Reads the full results (`evals.jsonl`, or `evals.partial.jsonl` of an interrupted audit); prints the median and 90th
 percentile of |Δ speedup| (the harness's targets: <= 2 % and <= 5 %), overall and per bucket of the reference's time
-(< 0.3 ms, 0.3-1 ms, > 1 ms: the first run's eager median), the verdict changes and the largest differences."""
+(< 0.3 ms, 0.3-1 ms, > 1 ms: the first run's eager median), the verdict changes and the largest differences. The
+buckets are printed again for two groups: candidates whose own speed can change from one process to the next (a flag
+of `SELF_VARIABLE` in either run: CUDA graphs, backend flags they switch on such as cuDNN autotuning, outputs reused
+across calls, an extension that failed to build and fell back) and the rest -- what the harness's timing alone gives."""
 import argparse, statistics, sys
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
@@ -14,6 +17,14 @@ from cudal1_nb.store import read_evals
 def load(path):
     try: return {r['task_id']: r for r in read_evals(path)}
     except ValueError as e: sys.exit(str(e))
+
+
+SELF_VARIABLE = ('static:cuda_graph', 'static:backend_flags', 'output_reused', 'build_failed')   # and every 'changed:*' flag
+
+
+def self_variable(flags:str)->bool:
+    "Whether a result's flags (space-separated) say the candidate's own speed can vary between processes."
+    return any(f in SELF_VARIABLE or f.startswith('changed:') for f in flags.split())
 
 
 BUCKETS = (('< 0.3 ms', 0.0, 0.3), ('0.3-1 ms', 0.3, 1.0), ('> 1 ms', 1.0, float('inf')))
@@ -59,10 +70,17 @@ def main(argv=None):
     dev = {r['device'] for r in list(a.values())[:1] + list(b.values())[:1]}
     print(f"{len(both)} tasks in both runs ({', '.join(sorted(dev))}); {len(diffs)} ok in both; baseline {o.baseline}")
     print(f"|Δ speedup|: median {stats(v)[0]:.2%}, 90th percentile {stats(v)[1]:.2%}, max {v[-1]:.2%}")
-    print(f"{'bucket':10} {'n':>4} {'median':>8} {'p90':>8} {'max':>8}")
-    for name, lo, hi in BUCKETS:
-        w = sorted(d[0] for d in diffs if lo <= ref_ms(a[d[1]]) < hi)
-        if w: print(f"{name:10} {len(w):>4} {stats(w)[0]:>8.2%} {stats(w)[1]:>8.2%} {stats(w)[2]:>8.2%}")
+    print(f"{'bucket':12} {'n':>4} {'median':>8} {'p90':>8} {'max':>8}")
+    groups = (('every task', lambda d: True), ('fixed-speed candidates', lambda d: not (self_variable(d[4]) or self_variable(d[5]))),
+              ('self-variable candidates', lambda d: self_variable(d[4]) or self_variable(d[5])))
+    for gname, keep in groups:
+        ds = [d for d in diffs if keep(d)]
+        if not ds: continue
+        v = sorted(d[0] for d in ds)
+        print(f"{gname} (n {len(ds)}): median {stats(v)[0]:.2%}, p90 {stats(v)[1]:.2%}")
+        for name, lo, hi in BUCKETS:
+            w = sorted(d[0] for d in ds if lo <= ref_ms(a[d[1]]) < hi)
+            if w: print(f"  {name:10} {len(w):>4} {stats(w)[0]:>8.2%} {stats(w)[1]:>8.2%} {stats(w)[2]:>8.2%}")
     print(f"verdict changes: {len(flips)}" + ''.join(f"\n  {t}: {x} -> {y}" for t, x, y in flips))
     print(f"largest differences:")
     for d, t, sx, sy, fx, fy in sorted(diffs, reverse=True)[:o.top]:
