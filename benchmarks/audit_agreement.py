@@ -82,7 +82,7 @@ def main(argv=None):
             w = sorted(d[0] for d in ds if lo <= ref_ms(a[d[1]]) < hi)
             if w: print(f"  {name:10} {len(w):>4} {stats(w)[0]:>8.2%} {stats(w)[1]:>8.2%} {stats(w)[2]:>8.2%}")
     print(f"verdict changes: {len(flips)}" + ''.join(f"\n  {t}: {x} -> {y}" for t, x, y in flips))
-    print(f"largest differences:")
+    if o.top > 0: print("largest differences:")
     for d, t, sx, sy, fx, fy in sorted(diffs, reverse=True)[:o.top]:
         print(f"  {t:22s} {sx:7.3f}x {sy:7.3f}x  {d:6.1%}  [{fx}] [{fy}]")
 
