@@ -71,10 +71,10 @@ def main(argv=None):
     print(f"{len(both)} tasks in both runs ({', '.join(sorted(dev))}); {len(diffs)} ok in both; baseline {o.baseline}")
     print(f"|Δ speedup|: median {stats(v)[0]:.2%}, 90th percentile {stats(v)[1]:.2%}, max {v[-1]:.2%}")
     print(f"{'bucket':12} {'n':>4} {'median':>8} {'p90':>8} {'max':>8}")
-    groups = (('every task', lambda d: True), ('fixed-speed candidates', lambda d: not (self_variable(d[4]) or self_variable(d[5]))),
-              ('self-variable candidates', lambda d: self_variable(d[4]) or self_variable(d[5])))
-    for gname, keep in groups:
-        ds = [d for d in diffs if keep(d)]
+    var = {d[1] for d in diffs if self_variable(d[4]) or self_variable(d[5])}   # tasks flagged so in either run
+    groups = (('every task', diffs), ('fixed-speed candidates', [d for d in diffs if d[1] not in var]),
+              ('self-variable candidates', [d for d in diffs if d[1] in var]))
+    for gname, ds in groups:
         if not ds: continue
         v = sorted(d[0] for d in ds)
         print(f"{gname} (n {len(ds)}): median {stats(v)[0]:.2%}, p90 {stats(v)[1]:.2%}")
