@@ -21,9 +21,9 @@ _all_ = ['median_ci', 'summarize', 'ci_ok', 'log_ratio_ci', 'drifted', 'ref_drif
 
 # %% auto #0
 __all__ = ['DEFER_S', 'GUARD_BYTES', 'CALL_FLOOR_S', 'CALL_RATIO', 'FIRST_CALL_S', 'SAMPLE_MS', 'MAX_CALLS', 'SAMPLE_BYTES',
-           'CLEAN_WARM_S', 'JOB_THREADS', 'PROBE_ITERS', 'FAST_RATIO', 'WAIT_S', 'EvalConfig', 'call_limit',
-           'compile_job', 'calls_per_sample', 'ref_job', 'ReferenceFailed', 'cand_job', 'ext_dir', 'harness_version',
-           'evaluate_many', 'evaluate', 'median_ci', 'summarize', 'ci_ok', 'log_ratio_ci', 'drifted', 'ref_drift']
+           'CLEAN_WARM_S', 'JOB_THREADS', 'WAIT_S', 'EvalConfig', 'call_limit', 'compile_job', 'calls_per_sample',
+           'ref_job', 'ReferenceFailed', 'cand_job', 'ext_dir', 'harness_version', 'evaluate_many', 'evaluate',
+           'median_ci', 'summarize', 'ci_ok', 'log_ratio_ci', 'drifted', 'ref_drift']
 
 # %% ../nbs/03_eval.ipynb #c53734b0
 @dataclass(frozen=True)
@@ -673,27 +673,6 @@ def _overwritten(j:int, outs:list, fps:list)->bool:
     c = outs[j]
     return type(c) is torch.Tensor and any(type(o) is torch.Tensor and f is not _GONE and _overlaps(c, o) for o, f in zip(outs[j + 1:], fps[j + 1:]))
 
-# %% ../nbs/03_eval.ipynb #eb385163
-PROBE_ITERS = 2000   # the CPU probe: this many iterations of a pure-Python loop (about 50-100 us)
-FAST_RATIO = 1.2     # a round counts when its probes ran within this factor of the job's fastest probe
-_PROBE = {'best': math.inf}   # the fastest probe of this process (a job is a process of its own)
-
-def _cpu_probe()->float:
-    "Seconds a fixed pure-Python loop takes now: the host CPU's speed at this moment (the job's fastest so far goes in `_PROBE`)."
-    t, s = time.perf_counter(), 0
-    for i in range(PROBE_ITERS): s += i
-    dt = time.perf_counter() - t
-    _PROBE['best'] = min(_PROBE['best'], dt)
-    return dt
-
-def _fast_rounds(probes:list, # per round the slower of the probes before and after it (seconds)
-                 best:float, # the fastest probe seen (seconds)
-                 least:int=5, # fewer fast rounds than this: None
-                )->list|None:
-    "The indices of the rounds run while the host CPU was fast (probe <= `FAST_RATIO` x `best`); None (keep every round) when fewer than `least` were."
-    keep = [k for k, p in enumerate(probes) if p <= FAST_RATIO * best]
-    return keep if len(keep) >= least else None
-
 # %% ../nbs/03_eval.ipynb #04be0d17
 def _tight(times:list, target:float)->bool:
     "The stop rule: every callable's median within its 95 % CI +-`target` (the drift check compares them), and with two (candidate, reference) the CI of their paired log ratio too."
@@ -711,14 +690,10 @@ def _time_loop(fns:list, make_inputs, timer, cfg:dict, check=None, before=None, 
     output of the first callable right after its sample, and `check(k, outs, fps)` sees the outputs (a list per
     callable) and those copies after all callables of the round have run. Inputs: see `_args`. Every callable pays
     the same untimed work around its sample (hooks, the fingerprints' copies), so none is timed in a colder state than
-    the other. On CUDA only the rounds run while the host CPU was fast count (`_fast_rounds`; their samples and event
-    times are returned, the others' outputs are checked all the same); while fewer than `least` are, the budget
-    stretches to twice its length."""
-    times, probes, keep = [[] for _ in fns], [], None
+    the other."""
+    times = [[] for _ in fns]
     t_end = time.time() + cfg['budget_s'] * len(fns)
-    least = max(5, cfg['min_trials'] // 2)
     for k in range(cfg['max_trials']):
-        p0 = _cpu_probe() if timer.cuda else 0.0
         xss = _batch(make_inputs, k, n)
         outs, fps = [None] * len(fns), [None] * len(fns)
         for i in _order(k, len(fns)):
@@ -729,14 +704,9 @@ def _time_loop(fns:list, make_inputs, timer, cfg:dict, check=None, before=None, 
             if fp is not None: fps[i] = [_take(fp, o, j == len(out) - 1) for j, o in enumerate(out)]
         if check: check(k, outs, fps)
         del outs, fps, xss
-        if timer.cuda: probes.append(max(p0, _cpu_probe())); keep = _fast_rounds(probes, _PROBE['best'], least)
-        kept = times if keep is None else [[t[j] for j in keep] for t in times]
-        late = time.time() > t_end and (keep is not None or not timer.cuda or time.time() > t_end + cfg['budget_s'] * len(fns))
-        if k + 1 >= cfg['min_trials'] and (_tight(kept, cfg['ci_target']) or late): break
+        if k + 1 >= cfg['min_trials'] and (_tight(times, cfg['ci_target']) or time.time() > t_end): break
         if k + 1 >= 3 and time.time() > t_end + 4 * cfg['budget_s'] * len(fns): break   # very slow programs: fewer trials
-    if keep is not None and events:
-        for ev in events: ev[:] = [ev[j] for j in keep]
-    return kept
+    return times
 
 # %% ../nbs/03_eval.ipynb #2e338dee
 def ref_job(p:dict)->dict:
