@@ -43,7 +43,6 @@ class EvalConfig(StageConfig):
     timeout: float = 300.0      # seconds per candidate job (compile excluded)
     compile_timeout: float = 900.0  # seconds per compile job
     workers: int = 0            # concurrent jobs (0: all cores on CPU, min(cores, 8) on CUDA)
-    isolate: bool = True        # CUDA host of > 8 cores: the job that times runs alone on the cores builds leave free, every other job's work off them
     drift_tol: float = 0.0      # reference slower/faster by more than this (and beyond its CI) after the candidate's import, backend flags restored: 'ref_drift' (0: 10 % on CUDA, 15 % on the noisier CPU)
     max_out_elems: int = 1 << 24  # outputs larger than this are compared on a secret random sample of elements
     policy: str = 'strict'      # the anti-cheat policy (`cudal1_nb.policy.POLICIES`): which flags make the verdict `cheat`
@@ -264,17 +263,6 @@ def _check_guard(snap:dict):
     bad = [k for k, (v, code) in snap.items() if not _same(now.get(k), v, code)]
     if bad: raise _Tampered(', '.join(bad))
 
-# %% ../nbs/03_eval.ipynb #4a4472ad
-def _pin(cores:list, # the CPU cores to run on
-        ):
-    "Move every thread of this process onto `cores` (Linux; where the platform or the host refuses, nothing changes). Threads started later inherit it."
-    if not cores or not hasattr(os, 'sched_setaffinity'): return
-    try: tids = [int(t) for t in os.listdir('/proc/self/task')]
-    except OSError: tids = [0]
-    for t in tids:
-        try: os.sched_setaffinity(t, cores)
-        except OSError: pass   # a thread that ended meanwhile, or cores this host does not have (a Ray worker elsewhere)
-
 # %% ../nbs/03_eval.ipynb #479d8adf
 def _flock(path:str, # the lock file
            kind:str, # 'ex' (exclusive) or 'sh' (shared)
@@ -311,16 +299,11 @@ class _DeviceLock:
     lock file closes with the process, after the context's teardown). Between two holds the job's GPU work is finished (synchronised), so nothing
     of it runs into another job's timing. `released()` lets go for a while (while torch builds a candidate's extension:
     compilers use no GPU) and counts that time in `free_s`. On the CPU a job holds it exclusively from its start: even
-    its preparation would compete with another's timing. With `cores`, a job runs on the timing cores while it holds
-    the lock exclusively and on the others otherwise, and builds run on the others: a launch-bound timing shares its
-    cores with no other process's CPU work. `holds` lists `[kind, start, seconds]` of every hold, for the run's
-    timeline (`benchmarks/audit_timeline.py`)."""
+    its preparation would compete with another's timing. `holds` lists `[kind, start, seconds]` of every hold, for the
+    run's timeline (`benchmarks/audit_timeline.py`)."""
     f, kind = None, None
-    def __init__(self, path, device='cuda', cores=None):
-        "`cores`: (the timing cores, the others) -- the job runs on the first while it holds the lock exclusively, on the others otherwise (`_pin`)."
+    def __init__(self, path, device='cuda'):
         self.path, self.device, self.free_s, self.holds, self._t = path, device, 0.0, [], 0.0
-        self.cores = cores if cores and cores[0] and cores[1] else None
-        if self.cores: _pin(self.cores[1])
         if device == 'cpu': self.acquire('ex')
     def acquire(self, kind:str='ex'):
         "Hold the lock as `kind` ('ex' or 'sh'; on the CPU always 'ex'), letting go of a hold of the other kind first."
@@ -329,7 +312,6 @@ class _DeviceLock:
         if _DeviceLock.f is not None and _DeviceLock.kind != kind: self.release()
         if _DeviceLock.f is None:
             _DeviceLock.f, _DeviceLock.kind, self._t = _flock(self.path, kind), kind, time.time()
-            if self.cores and kind == 'ex': _pin(self.cores[0])
             self.holds.append([kind, round(self._t, 3), None])
         start_clock()   # the job's time limit counts from the first time it holds the lock, not while it queued
         return self
@@ -338,7 +320,6 @@ class _DeviceLock:
         if self.device == 'cuda':   # none of this job's GPU work may still run when another job takes its turn
             import torch
             if torch.cuda.is_initialized(): torch.cuda.synchronize()
-        if self.cores and _DeviceLock.kind == 'ex': _pin(self.cores[1])   # off the timing cores before the next timing starts
         _DeviceLock.f.close(); _DeviceLock.f = _DeviceLock.kind = None
         self.holds[-1][2] = round(time.time() - self._t, 3)
     def timeline(self)->list:
@@ -713,7 +694,7 @@ def ref_job(p:dict)->dict:
     "Sandbox job: reference outputs for the correctness seeds and the other baselines; returns a `cudal1_nb.verdict.RefRun` as a dict."
     import torch, copy
     _job_threads(p['device'])
-    lock = _DeviceLock(p['lock'], p['device'], p.get('cores'))
+    lock = _DeviceLock(p['lock'], p['device'])
     mod = load_program(p['ref'], 'reference')
     model = _build(mod, 'Model', mod.get_init_inputs(), p['init_seed'])   # on the CPU, before the lock
     lock.acquire('sh')   # the outputs: shared; the baselines' timing: exclusive (see `_DeviceLock`)
@@ -810,7 +791,7 @@ def cand_job(p:dict)->dict:
     dog = _Watchdog()   # the per-call time limit (started here: not a thread of the candidate's)
     snap = _snapshot()   # before any candidate code: checked after its import, construction and every call
     _phase(res, 'reference')
-    lock = _DeviceLock(p['lock'], p['device'], p.get('cores'))
+    lock = _DeviceLock(p['lock'], p['device'])
     ref_mod = load_program(p['ref'], 'reference')
     sys.modules.pop('reference', None)   # the candidate cannot `import reference` (C3: run the reference as its own)
     init = ref_mod.get_init_inputs()
@@ -1074,15 +1055,14 @@ class _Campaign:
     run: Path          # the campaign's scratch directory: reference and candidate outputs
     secret: int        # the campaign's secret seed: check, input and timing seeds derive from it
     build_cores: list  # the cores builds run on ([] where the platform does not say)
-    time_cores: list   # the cores a job that times runs on alone, every other job's work off them ([]: no such split, `EvalConfig.isolate`)
 
-def _split_cores(cores:list, # the cores this process may run on
+def _build_cores(cores:list, # the cores this process may run on
                  n:int, # jobs at once
                  device:str, # 'cpu' or 'cuda'
-                )->tuple:
-    "(timing cores, the others): on a CUDA host of more than 8 cores the first `min(n, 4)` are kept for the job that times; builds run on the others."
+                )->list:
+    "The cores builds may use: on a CUDA host of more than 8 cores all but the first `min(n, 4)`, which stay free for the jobs that time."
     keep = min(n, 4) if device == 'cuda' and len(cores) > 8 else 0
-    return cores[:keep], cores[keep:]
+    return cores[keep:]
 
 # %% ../nbs/03_eval.ipynb #b0a516a7
 def _resumed(items:list, # [(Task, [Candidate, ...]), ...]
@@ -1133,8 +1113,7 @@ def _plan_jobs(items:list, # [(Task, [Candidate, ...]), ...]
         seeds = [mix_seed(cp.secret, t.id, 'check', i) for i in range(cfg.n_seeds)]
         common = dict(ref=t.code, device=cp.device, threads=cfg.threads, init_seed=mix_seed(cp.secret, t.id, 'init'), seeds=seeds,
                       idx_seeds=[mix_seed(cp.secret, t.id, 'idx', i) for i in range(cfg.n_seeds)], max_out_elems=cfg.max_out_elems,
-                      time_seed=mix_seed(cp.secret, t.id, 'time'), lock=cp.lock, timing=timing, atol=cfg.atol, rtol=cfg.rtol,
-                      cores=[cp.time_cores, cp.build_cores] if cp.time_cores else None)
+                      time_seed=mix_seed(cp.secret, t.id, 'time'), lock=cp.lock, timing=timing, atol=cfg.atol, rtol=cfg.rtol)
         for ci in pend[ti]: plan.scans[(ti, ci)] = static_flags(cs[ci].code, t.code)
         need = {b for ci in pend[ti] for f in plan.scans[(ti, ci)][0] for g, b in pol.matching if g == f} if cp.device == 'cuda' else set()
         bl = tuple(cfg.baselines) + tuple(sorted(need - set(cfg.baselines)))
@@ -1254,10 +1233,10 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
         n, info = ex.n, ex.describe(device)
         if ex.scratch: Path(ex.scratch).mkdir(parents=True, exist_ok=True)
         run = Path(tempfile.mkdtemp(prefix='cudal1-eval-', dir=ex.scratch))
-        tcores, bcores = _split_cores(sorted(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else [], n, device)
+        cores = sorted(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else []
         # jobs see one GPU (P5: work on another GPU would be outside the timer's sync); on the CPU, none
         cp = _Campaign(device, cfg, info['name'], info['arch'], dict(info['arch'], CUDA_VISIBLE_DEVICES=info['gpu']) if device == 'cuda' else {'CUDA_VISIBLE_DEVICES': ''},
-                       device_lock(device, info['gpu']), run, secret_seed(), bcores, tcores if cfg.isolate else [])   # the lock: one per GPU (and one for the CPU) of the host, shared by every campaign on it
+                       device_lock(device, info['gpu']), run, secret_seed(), _build_cores(cores, n, device))   # the lock: one per GPU (and one for the CPU) of the host, shared by every campaign on it
         # 0. results a resumed campaign already has; the store gets the tasks now, each candidate with its result later
         prev = store.measured([c.id for _, cs in items for c in cs], device=cp.name, harness=harness_version()) if resume else {}
         results, pend = _resumed(items, prev)
