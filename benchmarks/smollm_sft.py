@@ -16,17 +16,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
 
 
-def side(per_task:list, split_of)->dict:
-    "Totals of `sample_and_judge`'s per-task rows, per split."
-    out = {}
-    for sp in ('train', 'held-out'):
-        rs = [r for r in per_task if split_of(r['task']) == sp]
-        n = sum(r['samples'] for r in rs)
-        out[sp] = dict(tasks=len(rs), samples=n, parsed=sum(r['parsed'] for r in rs), correct=sum(r['correct'] for r in rs),
-                       tasks_correct=sum(r['correct'] > 0 for r in rs), correct_fraction=round(sum(r['correct'] for r in rs) / n, 3) if n else None)
-    return out
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--dataset', required=True, help='a stage-1 run directory (augment or collect) or its dataset/ folder')
@@ -36,7 +25,7 @@ def main(argv=None):
     ap.add_argument('--max-new-tokens', type=int, default=768); ap.add_argument('--temperature', type=float, default=0.3)
     ap.add_argument('--seed', type=int, default=0)
     a = ap.parse_args(argv)
-    from cudal1_nb.sft import SFTStageConfig, load_rows, build_model, select_rows, train_sft, sample_and_judge
+    from cudal1_nb.sft import SFTStageConfig, load_rows, build_model, select_rows, train_sft, sample_and_judge, sample_totals
     from cudal1_nb.minibench import minibench_tasks
     from cudal1_nb.tasks import split_of
     out = Path(a.out); out.mkdir(parents=True, exist_ok=True)
@@ -59,10 +48,10 @@ def main(argv=None):
     t0 = time.time()
     after, _ = sample_and_judge(model, tok, tasks, cfg, name='smollm2-sft')
     t_after = time.time() - t0
-    sb, sa = side(before, split_of), side(after, split_of)
+    sb, sa = sample_totals(before, split_of), sample_totals(after, split_of)
     tab = ['| side | split | tasks | samples | parsed | correct | correct fraction | tasks with a correct sample |', '|---|---|---|---|---|---|---|---|']
     for name, s in (('before SFT', sb), (f"after SFT ({metrics['steps']} steps)", sa)):
-        for sp, x in s.items(): tab.append(f"| {name} | {sp} | {x['tasks']} | {x['samples']} | {x['parsed']} | {x['correct']} | {x['correct_fraction']} | {x['tasks_correct']} |")
+        for sp, x in s.items(): tab.append(f"| {name} | {sp} | {x['tasks']} | {x['samples']} | {x['parsed']} | {x['correct']} | {'-' if x['correct_fraction'] is None else round(x['correct_fraction'], 3)} | {x['tasks_correct']} |")
     (out/'table.md').write_text('\n'.join(tab) + '\n')
     summ = dict(command=' '.join(sys.argv), dataset=str(a.dataset), rows=len(rows), eval_form=cfg.resolved_eval_form(), samples=a.samples,
                 seconds=dict(before=round(t_before, 1), train=round(t_train, 1), after=round(t_after, 1)),

@@ -17,7 +17,7 @@ from .core import StageConfig, Candidate, EvalResult, code_hash, new_run_dir, sa
 # %% auto #0
 __all__ = ['CPU_PRECISIONS', 'TINY_CPU_STEPS_PER_S', 'SFTStageConfig', 'cpu_precision_args', 'train_tokenizer', 'tiny_llama',
            'load_rows', 'to_training', 'build_model', 'make_trainer', 'trainer_settings', 'select_rows', 'train_sft',
-           'sample_and_judge']
+           'sample_and_judge', 'sample_totals']
 
 # %% ../nbs/13_sft.ipynb #421dc87c
 @dataclass(frozen=True)
@@ -275,3 +275,13 @@ def sample_and_judge(model, tok, tasks:list, cfg:SFTStageConfig, train_codes:set
                          best=max((x[2].speedup() or 0 for x in ok), default=None) or None,
                          failures=' '.join(f"{k}:{v}" for k, v in collections.Counter(x[3] or x[2].verdict for x in s if x not in ok).most_common(3))))
     return rows, samples
+
+# %% ../nbs/13_sft.ipynb #6a442528
+def sample_totals(per_task:list, # `sample_and_judge`'s per-task rows
+                  split_of=None, # task id -> 'train' or 'held-out' (`cudal1_nb.tasks.split_of`): the totals per split
+                 )->dict:
+    "Totals of `sample_and_judge`'s rows: tasks, samples, parsed, correct, tasks with a correct sample, correct fraction (None without samples)."
+    if split_of is not None: return {sp: sample_totals([r for r in per_task if split_of(r['task']) == sp]) for sp in ('train', 'held-out')}
+    n, c = sum(r['samples'] for r in per_task), sum(r['correct'] for r in per_task)
+    return dict(tasks=len(per_task), samples=n, parsed=sum(r['parsed'] for r in per_task), correct=c,
+                tasks_correct=sum(r['correct'] > 0 for r in per_task), correct_fraction=c / n if n else None)
