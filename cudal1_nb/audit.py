@@ -7,7 +7,7 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/audit.html.md"""
 
 # %% ../nbs/03a_audit.ipynb #fe0d0257
 from __future__ import annotations
-import os, sys, csv, json, math, time, statistics
+import os, re, sys, csv, json, math, time, statistics
 from pathlib import Path
 from .core import Task, Candidate, EvalResult, atomic_write, print_table, new_run_dir, save_config, start_run, finish_run
 from .tasks import kernelbench_name
@@ -17,7 +17,7 @@ from .analysis import gmean as _gmean
 from .store import _read_release, SCORE_BASELINES, read_evals
 
 # %% auto #0
-__all__ = ['release_items', 'audit', 'audit_table']
+__all__ = ['release_items', 'slow_first', 'audit', 'audit_table']
 
 # %% ../nbs/03a_audit.ipynb #c85848ab
 def release_items(path:str|Path, # a CUDA-L1 release file
@@ -38,6 +38,14 @@ def release_items(path:str|Path, # a CUDA-L1 release file
         out.append((t, c, r))
     return (out[:limit] if limit else out), name
 
+# %% ../nbs/03a_audit.ipynb #d1c9d784
+_SLOW_FIRST = re.compile(r'torch\.compile|torch\._dynamo|triton\.autotune|max-autotune')
+
+def slow_first(items:list, # [(Task, [Candidate, ...]), ...] to evaluate
+              )->list:
+    "`items` with those holding a program whose first call compiles (torch.compile, dynamo, Triton autotuning) first; otherwise in their order."
+    return sorted(items, key=lambda it: not any(_SLOW_FIRST.search(c.code) for c in it[1]))
+
 # %% ../nbs/03a_audit.ipynb #513a6fc6
 def audit(path:str|Path, # a CUDA-L1 release file (JSON lines)
           device:str='cuda', # where to measure
@@ -53,7 +61,7 @@ def audit(path:str|Path, # a CUDA-L1 release file (JSON lines)
     t0 = time.time()
     items, name = release_items(path, levels, ids, limit)
     out_dir = start_run('audit', cfg, out_dir or '', name.replace(':', '_'))   # the run protocol of every stage (`cudal1_nb.core`)
-    todo = [(t, [c]) for t, c, _ in items if c is not None]
+    todo = slow_first([(t, [c]) for t, c, _ in items if c is not None])
     if store is not None: store.import_release(path)
     part = open(out_dir/'evals.partial.jsonl', 'w')   # full results as they come, so an interrupted audit keeps what it measured
     def _log(ti, ci, r): part.write(json.dumps(dict(r.to_dict(), level=todo[ti][0].level, task=todo[ti][0].num)) + '\n'); part.flush()
