@@ -9,7 +9,7 @@ kernels than the reference gets a different speedup in a slow stretch than in a 
 
 `--load N` runs N busy Python loops on the last N cores meanwhile; `--pin C` runs the probe on core C.
 """
-import argparse, json, math, os, statistics, subprocess, sys, time
+import argparse, json, os, statistics, subprocess, sys, time
 
 def cpu_ms(iters:int=200_000)->float:
     "Milliseconds of a fixed pure-Python loop."
@@ -34,12 +34,6 @@ def steal()->tuple:
     "(steal jiffies, all jiffies) from /proc/stat: time the hypervisor ran something else on this guest's vCPUs."
     v = [int(x) for x in open('/proc/stat').readline().split()[1:]]
     return v[7], sum(v)
-
-def corr(a:list, b:list)->float:
-    ma, mb = statistics.fmean(a), statistics.fmean(b)
-    num = sum((x - ma) * (y - mb) for x, y in zip(a, b))
-    den = math.sqrt(sum((x - ma) ** 2 for x in a) * sum((y - mb) ** 2 for y in b))
-    return num / den if den else float('nan')
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
@@ -68,7 +62,7 @@ def main(argv=None):
     for k in ('cpu_ms', 'launch_us', 'gpu_ms'):
         v = sorted(r[k] for r in rows); q = lambda f: v[min(len(v) - 1, int(f * len(v)))]
         print(f"{k:10s} {v[0]:8.3f} {q(0.1):8.3f} {statistics.median(v):8.3f} {q(0.9):8.3f} {v[-1]:8.3f} {q(0.9) / q(0.1):8.2f}")
-    print(f"correlation cpu/launch {corr([r['cpu_ms'] for r in rows], [r['launch_us'] for r in rows]):.2f}; "
+    print(f"correlation cpu/launch {statistics.correlation([r['cpu_ms'] for r in rows], [r['launch_us'] for r in rows]):.2f}; "
           f"steal {100 * (s1[0] - s0[0]) / max(1, s1[1] - s0[1]):.2f} % of CPU time")
     if a.json: json.dump(dict(device=torch.cuda.get_device_name(), cpus=os.cpu_count(), load=a.load, pin=a.pin, rows=rows), open(a.json, 'w'))
 

@@ -7,7 +7,7 @@ moves, not the harness's pairing (`benchmarks/host_speed.py` says whether the ho
 
 `--plan` lists the `workers` of each run, in order; every run measures every program once (cold builds only the first time).
 """
-import argparse, json, statistics, sys, time
+import argparse, json, math, statistics, sys, time
 from cudal1_nb.audit import release_items
 from cudal1_nb.eval import EvalConfig, evaluate_many
 
@@ -42,7 +42,7 @@ def main(argv=None):
     spread = lambda xs: max(xs) / min(xs) - 1 if xs and min(xs) > 0 else float('nan')
     sp = {t.id: (spread([r['us']['eager_paired'] for r in runs if r['task'] == t.id and 'eager_paired' in r['us']]),
                  spread([r['speedup'] for r in runs if r['task'] == t.id and r['speedup']])) for t, _ in items}
-    ok = [v for v in sp.values() if v[0] == v[0] and v[1] == v[1]]
+    ok = [v for v in sp.values() if not (math.isnan(v[0]) or math.isnan(v[1]))]
     if ok:
         print(f"\nacross runs, per task (max/min - 1), median over {len(ok)} tasks: reference paired time "
               f"{100 * statistics.median(v[0] for v in ok):.1f} %, speedup {100 * statistics.median(v[1] for v in ok):.1f} %")
