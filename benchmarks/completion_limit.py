@@ -1,7 +1,7 @@
 """How much of a policy's answers fit in the completion limit, per prompt arm and limit, and what that does to the
 reward: the measurement behind `max_completion_length` and behind issue 13's "most contrastive answers die unfinished".
 
-    python benchmarks/completion_limit.py --init RUN --store STORE.sqlite [--limits 768,1536] [--arms plain,contrastive]
+    python benchmarks/completion_limit.py --init RUN --store STORE.sqlite [--limits 768,1536] [--arms plain,contrastive,plain@1500]
         [--samples 2] [--seed 0] [--json OUT.jsonl] [-p KEY VALUE ...]   # KEY: RLConfig fields (temperature, tau...)
 
 RUN is a selftrain (or sft) run or a model directory; STORE is the variant store the contrastive prompts draw their
@@ -15,8 +15,24 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
 
 
+def padded(src, tok, target:int):
+    """`src` (a `PromptSource`) with every prompt lengthened to about `target` tokens by repeating the task's reference
+    program before it, under a line saying so: the stage-1 prompt's content at a contrastive prompt's length."""
+    row = src.row
+    def longer(task):
+        r = row(task); text = r['prompt'][0]['content']
+        block = f"Context (the reference program, repeated):\n```python\n{task.code.strip()}\n```\n\n"
+        n, k = len(tok(text, add_special_tokens=False)['input_ids']), len(tok(block, add_special_tokens=False)['input_ids'])
+        r['prompt'][0]['content'] = block * max(0, round((target - n) / k)) + text
+        return r
+    src.row = longer
+    return src
+
+
 def measure(init, store, arm:str, limit:int, samples:int, seed:int, params:dict)->dict:
-    "One setting: a fresh copy of the store, one evolve step over the training tasks, the step's metrics and token counts."
+    """One setting: a fresh copy of the store, one evolve step over the training tasks, the step's metrics and token counts.
+    `arm` is 'plain', 'contrastive', or 'plain@N': the stage-1 prompt lengthened to about N tokens (`padded`)."""
+    arm, _, pad = arm.partition('@')
     from cudal1_nb.rl import RLConfig, KernelReward, PromptSource, evolve, step_metrics
     from cudal1_nb.selftrain import load_policy, find_policy, trained_form
     from cudal1_nb.tasks import load_tasks, split_tasks
@@ -27,6 +43,7 @@ def measure(init, store, arm:str, limit:int, samples:int, seed:int, params:dict)
     model, tok, _ = load_policy(find_policy(init), 'cpu')
     kr = KernelReward(tasks, cfg.reward_config(), cfg.eval_config(), 'cpu', str(db), run=f"{arm}-{limit}", arm=arm)
     src = PromptSource(ts, cfg.plan(cfg.form or trained_form(init)), str(db), 'cpu', seed)
+    if pad: src = padded(src, tok, int(pad))
     times, t0 = [], time.time()
     ros = evolve(HFBackend.from_objects(model, tok, name='policy', batch_size=16), src, kr, steps=1, num_generations=samples,
                  prompts_per_step=len(ts), gen=GenConfig(max_new_tokens=limit, temperature=cfg.temperature, top_p=cfg.top_p, seed=seed),
@@ -36,7 +53,7 @@ def measure(init, store, arm:str, limit:int, samples:int, seed:int, params:dict)
     ptok = [len(tok(src.row(t)['prompt'][0]['content'], add_special_tokens=False)['input_ids']) for t in ts]
     gen_s = sum(t.get('generate_s', 0.0) for t in times) or secs
     fails = collections.Counter(r.reason.split(':')[0][:60] for r in ros if r.verdict == 'unparsed')
-    return dict(arm=arm, limit=limit, samples=samples, seed=seed, prompt_tokens=statistics.median(ptok), answer_tokens=statistics.median(ntok),
+    return dict(arm=arm + (f'@{pad}' if pad else ''), limit=limit, samples=samples, seed=seed, prompt_tokens=statistics.median(ptok), answer_tokens=statistics.median(ntok),
                 answer_tokens_max=max(ntok), unparsed_reasons=dict(fails.most_common()),
                 cut=sum(n >= 0.98 * limit for n in ntok) / len(ntok), tokens_per_s=round(sum(ntok) / gen_s, 1), seconds=round(secs),
                 tasks_correct=len({r.task_id for r in ros if r.verdict == 'ok'}), **step_metrics(ros))
