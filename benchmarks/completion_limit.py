@@ -8,7 +8,7 @@ RUN is a selftrain (or sft) run or a model directory; STORE is the variant store
 exemplars from (copied first, once per setting, so every setting sees the same exemplars and nothing is written to it).
 Per (arm, limit): every training task gets `--samples` completions from one `evolve` step, judged by the stages' own
 reward (`cudal1_nb.rl.KernelReward`, strict policy, the harness in its sandbox). Printed: the prompt's length in tokens
-(median), the share of answers that hit the limit (`cut`: at least 98 % of the limit in tokens, counted by re-encoding the answer), the share that hold no program
+(median over the tasks, of prompts built again after the step: for the contrastive arm a second draw of exemplars), the share of answers that hit the limit (`cut`: at least 98 % of the limit in tokens, counted by re-encoding the answer), the share that hold no program
 (`unparsed`, and why, in the JSON rows), the answers' median length in tokens, correct, fast_1, the gmean sampled speedup (failures count 1.0x), generated tokens per second, seconds."""
 import argparse, collections, json, shutil, statistics, sys, tempfile, time
 from pathlib import Path
@@ -67,7 +67,8 @@ def main(argv=None):
     ap.add_argument('-p', '--param', nargs=2, action='append', default=[], metavar=('KEY', 'VALUE'))
     a = ap.parse_args(argv)
     if not Path(a.store).is_file(): ap.error(f"--store {a.store}: no such file")
-    params = {k: json.loads(v) if v[:1] in '[{0123456789-.' or v in ('true', 'false') else v for k, v in a.param}
+    from cudal1_nb.cli import _params
+    params = _params(a.param, None)   # each VALUE as JSON where it parses, else the string (as `cudal1 -p`)
     rows = []
     for arm in a.arms.split(','):
         for limit in (int(x) for x in a.limits.split(',')):

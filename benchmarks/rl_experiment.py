@@ -76,12 +76,10 @@ def main(argv=None):
         runs = {(k.rsplit('-s', 1)[0], int(k.rsplit('-s', 1)[1])): v for k, v in sm['runs'].items()}
         return write_results(Path(a.out), a, a.arms.split(','), sm['seeds'], sm['params'], sm['stage2'], runs, time.time() - sm['seconds'], sm['command'])
     from cudal1_nb.rl import RLConfig, run_rl
+    from cudal1_nb.cli import _params
     out, seeds, arms = Path(a.out), [int(s) for s in a.seeds.split(',')], a.arms.split(',')
     if bad := [x for x in arms if x not in ARMS]: sys.exit(f"unknown arm(s) {bad}; known: {list(ARMS)}")
-    params = {}
-    for k, v in a.p:
-        try: params[k] = json.loads(v)
-        except ValueError: params[k] = v
+    params = _params(a.p, None)   # each VALUE as JSON where it parses, else the string (as `cudal1 -p`)
     for x in arms: RLConfig.from_params(dict(params, **ARMS[x], init=a.init))   # refuse bad settings before anything runs
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
