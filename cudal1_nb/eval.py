@@ -7,7 +7,7 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/eval.html.md"""
 
 # %% ../nbs/03_eval.ipynb #0429d0f1
 from __future__ import annotations
-import os, re, gc, sys, json, math, time, queue, shutil, threading, contextlib, statistics, tempfile, platform
+import os, re, gc, sys, json, math, time, types, queue, shutil, threading, contextlib, statistics, tempfile, platform
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +43,7 @@ class EvalConfig(StageConfig):
     timeout: float = 300.0      # seconds per candidate job (compile excluded)
     compile_timeout: float = 900.0  # seconds per compile job
     workers: int = 0            # concurrent jobs (0: all cores on CPU, min(cores, 8) on CUDA)
-    drift_tol: float = 0.0      # reference slower/faster by more than this (and beyond its CI) after the candidate's import, backend flags restored: 'ref_drift' (0: 10 % on CUDA, 15 % on the noisier CPU)
+    drift_tol: float = 0.0      # reference slower by more than this (a fraction, and beyond its CI) after the candidate's import, backend flags restored: 'ref_drift' (0: `verdict.DRIFT_TOL`, 100 % on CUDA, 15 % on the CPU)
     max_out_elems: int = 1 << 24  # outputs larger than this are compared on a secret random sample of elements
     policy: str = 'strict'      # the anti-cheat policy (`cudal1_nb.policy.POLICIES`): which flags make the verdict `cheat`
     executor: str = 'local'     # where the jobs run: 'local' (warm workers here) or 'ray' (a Ray cluster; `cudal1_nb.executor`)
@@ -246,6 +246,7 @@ def _guarded()->dict:
     d['eval._Timer.__call__'], d['eval._Timer._sample'], d['eval._Fingerprint.take'] = me._Timer.__call__, me._Timer._sample, me._Fingerprint.take
     d['eval._PersistL2.reset'] = me._PersistL2.reset
     d['eval._Guards.broken'], d['eval._Guards.wrap'] = me._Guards.broken, me._Guards.wrap
+    d['eval._TorchWatch.check'], d['eval._torch_own'] = me._TorchWatch.check, getattr(me, '_torch_own', None)
     for mod, name in _thread_starts(): d[f"{mod.__name__}.{name}"] = getattr(mod, name)
     return d
 
@@ -262,6 +263,51 @@ def _check_guard(snap:dict):
     now = _guarded()
     bad = [k for k, (v, code) in snap.items() if not _same(now.get(k), v, code)]
     if bad: raise _Tampered(', '.join(bad))
+
+# %% ../nbs/03_eval.ipynb #75926f86
+_MISSING = object()
+_SCALARS = (bool, int, float, str, type(None))
+
+def _torch_spaces(ref_mod=None, # the reference program's module
+                  ref=None, # the reference model (an `nn.Module`)
+                 )->dict:
+    "The namespaces whose functions the reference calls, by name: torch's (functions, Tensor methods, functional, linalg...), the reference program's globals and every class of its modules."
+    import torch
+    import torch.nn.functional as F
+    d = {'torch': torch, 'torch.Tensor': torch.Tensor, 'torch._C.TensorBase': torch._C.TensorBase, 'torch.nn.functional': F,
+         'torch._C._VariableFunctions': type(torch._C._VariableFunctions), 'torch._C._nn': torch._C._nn,
+         'torch.linalg': torch.linalg, 'torch.fft': torch.fft, 'torch.special': torch.special, 'torch.nn.Module': torch.nn.Module}
+    if ref_mod is not None: d['reference'] = ref_mod
+    for m in (ref.modules() if ref is not None else ()):
+        for c in type(m).__mro__[:-1]: d.setdefault(f"{c.__module__}.{c.__qualname__}", c)
+    return d
+
+def _torch_own(v)->bool:
+    "Is `v` torch's own code (a function defined in torch's package: torch wrapping or re-binding its own functions)?"
+    import torch
+    code = getattr(getattr(v, '__func__', v), '__code__', None)
+    return code is not None and os.path.abspath(code.co_filename).startswith(os.path.dirname(os.path.abspath(torch.__file__)) + os.sep)
+
+class _TorchWatch:
+    "Which names of `spaces` (`_torch_spaces`) were rebound or removed since the snapshot, by code not torch's own; `check()` adds them to `found`."
+    def __init__(self, spaces:dict):
+        self.spaces, self.found = spaces, []
+        self.snap = {n: dict(vars(ns)) for n, ns in spaces.items()}
+        self.ids = {n: list(map(id, vars(ns).values())) for n, ns in spaces.items()}
+    def check(self)->list:
+        for n, ns in self.spaces.items():
+            now = vars(ns)
+            ids = list(map(id, now.values()))
+            if ids == self.ids[n]: continue   # the usual case, at C speed: nothing in it changed
+            old = self.snap[n]
+            for k, w in list(now.items()) + [(k, _MISSING) for k in old if k not in now]:
+                v = old.get(k, _MISSING)
+                if w is v or _torch_own(w) or f"{n}.{k}" in self.found: continue
+                if v is _MISSING and (isinstance(w, types.ModuleType) or not (callable(w) or hasattr(type(w), '__get__'))): continue   # a submodule imported since, torch's own state
+                if isinstance(v, _SCALARS) and isinstance(w, _SCALARS): continue   # a setting torch keeps in its namespace
+                self.found.append(f"{n}.{k}")   # rebound, removed, or added over an inherited one (`torch.Tensor.mean = ...` shadows `TensorBase.mean`)
+            self.ids[n] = ids
+        return self.found
 
 # %% ../nbs/03_eval.ipynb #479d8adf
 def _flock(path:str, # the lock file
@@ -768,7 +814,9 @@ def _flags():
     d = dict(threads=torch.get_num_threads(), cudnn_benchmark=b.cudnn.benchmark, cudnn_deterministic=b.cudnn.deterministic,
              cudnn_enabled=b.cudnn.enabled, cudnn_tf32=b.cudnn.allow_tf32, matmul_tf32=b.cuda.matmul.allow_tf32,
              matmul_precision=torch.get_float32_matmul_precision(),
-             fp16_reduced=b.cuda.matmul.allow_fp16_reduced_precision_reduction, bf16_reduced=b.cuda.matmul.allow_bf16_reduced_precision_reduction)
+             fp16_reduced=b.cuda.matmul.allow_fp16_reduced_precision_reduction, bf16_reduced=b.cuda.matmul.allow_bf16_reduced_precision_reduction,
+             deterministic_algorithms=torch.are_deterministic_algorithms_enabled(), deterministic_warn_only=torch.is_deterministic_algorithms_warn_only_enabled(),
+             sdp_flash=b.cuda.flash_sdp_enabled(), sdp_mem_efficient=b.cuda.mem_efficient_sdp_enabled(), sdp_math=b.cuda.math_sdp_enabled(), sdp_cudnn=b.cuda.cudnn_sdp_enabled())
     return d
 
 # %% ../nbs/03_eval.ipynb #62ad9a1c
@@ -830,7 +878,8 @@ def cand_job(p:dict)->dict:
     # 2. import and construct the candidate. Its extensions were built by the compile job; a program that builds again
     # (it writes its sources anew, or builds in its first call) does so without the lock, off the timing cores: the lock
     # is let go inside torch's build function only, never while the candidate's own code runs
-    job = _CandJob(p, dev, cfg, timer, mk, side, flags0, saves, snap, dog, lock)   # all made before any candidate code runs
+    tw = _TorchWatch(_torch_spaces(ref_mod, ref))   # T9: what the reference calls, as it is before the import
+    job = _CandJob(p, dev, cfg, timer, mk, side, flags0, saves, snap, dog, lock, tw)   # all made before any candidate code runs
     _phase(res, 'import')
     lock.acquire('sh')   # the candidate's import, construction and checks: untimed, beside other jobs' untimed work
     @contextlib.contextmanager
@@ -847,12 +896,12 @@ def cand_job(p:dict)->dict:
         dog.arm(call_limit(ref_ms, first=True), "phase 'construct'")
         cand = _build(cmod, 'ModelNew', init, p['init_seed']).to(dev)
         dog.disarm()
-        _check_guard(snap)
+        _check_guard(snap); tw.check()
         res = _cand_locked(job, res, ref_mod, cand, ref, ref_side, ref_ms)
     except _Tampered as e:   # nothing it measured or returned counts
         return dict(res, tamper=str(e), locked_s=round(time.time() - t_lock - lock.free_s, 3), holds=lock.timeline())
     finally:
-        res['threads'] = list(watch.started)
+        res['threads'], res['patched'] = list(watch.started), tw.check()[:20]
         if timer.cuda: res['persist_l2'] = timer.l2.seen
     _save_outs(saves)
     res['locked_s'], res['build_free_s'], res['holds'] = round(time.time() - t_lock - lock.free_s, 3), round(lock.free_s, 3), lock.timeline()
@@ -870,6 +919,10 @@ def _set_flags(d:dict):
     b.cudnn.allow_tf32, b.cuda.matmul.allow_tf32 = d['cudnn_tf32'], d['matmul_tf32']
     b.cuda.matmul.allow_fp16_reduced_precision_reduction = d['fp16_reduced']
     b.cuda.matmul.allow_bf16_reduced_precision_reduction = d['bf16_reduced']
+    if (now['deterministic_algorithms'], now['deterministic_warn_only']) != (d['deterministic_algorithms'], d['deterministic_warn_only']):
+        torch.use_deterministic_algorithms(d['deterministic_algorithms'], warn_only=d['deterministic_warn_only'])
+    b.cuda.enable_flash_sdp(d['sdp_flash']); b.cuda.enable_mem_efficient_sdp(d['sdp_mem_efficient'])
+    b.cuda.enable_math_sdp(d['sdp_math']); b.cuda.enable_cudnn_sdp(d['sdp_cudnn'])
 
 # %% ../nbs/03_eval.ipynb #d460eaa3
 @dataclass
@@ -886,6 +939,7 @@ class _CandJob:
     snap: dict   # the tamper guard's snapshot (`_check_guard`)
     dog: _Watchdog   # the per-call time limit
     lock: _DeviceLock   # the run's device lock
+    tw: _TorchWatch   # the reference's functions as they were before the import (T9)
 
 # %% ../nbs/03_eval.ipynb #40977ba1
 def _cand_locked(job:_CandJob, # what `cand_job` made before the import
@@ -896,7 +950,7 @@ def _cand_locked(job:_CandJob, # what `cand_job` made before the import
                 )->dict:
     "The device work of `cand_job` after the import: the checks under the run's lock shared, the timing under it exclusive, so no other job's work disturbs the timings."
     import torch
-    p, dev, cfg, timer, mk, side, flags0, saves, snap, dog, lock = job.p, job.dev, job.cfg, job.timer, job.mk, job.side, job.flags0, job.saves, job.snap, job.dog, job.lock
+    p, dev, cfg, timer, mk, side, flags0, saves, snap, dog, lock, tw = job.p, job.dev, job.cfg, job.timer, job.mk, job.side, job.flags0, job.saves, job.snap, job.dog, job.lock, job.tw
     _phase(res, 'check')
     fp = _Fingerprint(p['idx_seeds'][0], p['max_out_elems'])
     res['reused'], alive = [], []   # earlier outputs are kept alive, so memory they share with a later one is the candidate's own reuse
@@ -910,7 +964,7 @@ def _cand_locked(job:_CandJob, # what `cand_job` made before the import
             if dev.type == 'cuda': torch.cuda.synchronize()
             dog.disarm()
             time.sleep(DEFER_S)   # a background thread's late write lands
-            _check_guard(snap)
+            _check_guard(snap); tw.check()
             if not fp.same(at_return, y): res['deferred'].append(i)   # T1/T2/T6: it was still being written after the return
             if (w := g.broken(y)): res['oob'] = f"seed {i}: it wrote {w}"; return res
             del g
@@ -932,8 +986,8 @@ def _cand_locked(job:_CandJob, # what `cand_job` made before the import
         # reference must score 1.00x): the same hooks, inputs copied into guard bands right before the call, a fingerprint
         def to_cand(): _set_flags(state['c']); dog.arm(lim, f"phase '{res['phase']}'")
         def to_ref(): _set_flags(flags0); dog.arm(lim, f"phase '{res['phase']}'")
-        def from_cand(): dog.disarm(); _check_guard(snap); state['c'] = _flags(); _set_flags(flags0)   # right after each candidate call
-        def from_ref(): dog.disarm(); _check_guard(snap); state['r'] = _flags(); _set_flags(flags0)
+        def from_cand(): dog.disarm(); _check_guard(snap); tw.check(); state['c'] = _flags(); _set_flags(flags0)   # right after each candidate call
+        def from_ref(): dog.disarm(); _check_guard(snap); tw.check(); state['r'] = _flags(); _set_flags(flags0)
         gs = [None, None]   # the guard bands of each side's last sample (the candidate's are checked)
         hooks = dict(before=[to_cand, to_ref], after=[from_cand, from_ref], prep=[_banded(gs, 0), _banded(gs, 1)])
         _phase(res, 'warmup')

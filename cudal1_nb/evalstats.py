@@ -11,7 +11,7 @@ import math, statistics
 from .core import Timing
 
 # %% auto #0
-__all__ = ['median_ci', 'summarize', 'ci_ok', 'log_ratio_ci', 'drifted', 'ref_drift']
+__all__ = ['median_ci', 'summarize', 'ci_ok', 'summary_log_ratio_ci', 'log_ratio_ci', 'drifted', 'ref_drift']
 
 # %% ../nbs/03_eval_stats.ipynb #c1060a46
 def median_ci(xs:list, z:float=1.96)->tuple:
@@ -35,10 +35,15 @@ def ci_ok(xs:list, target:float)->bool:
     return m > 0 and (hi - lo) / 2 <= target * m
 
 # %% ../nbs/03_eval_stats.ipynb #9beb4697
-def _log_half_width(xs:list)->float:
-    "Half-width of the median's ~95 % CI on the log scale."
-    _, lo, hi = median_ci(xs)
-    return (math.log(hi) - math.log(lo)) / 2 if lo > 0 else math.inf
+def summary_log_ratio_ci(num:Timing, # the numerator's summary (`summarize`, as an `EvalResult` keeps it)
+                         den:Timing, # the denominator's
+                        )->tuple:
+    "A ~95 % interval (lo, hi) of log(num.median / den.median) from two summaries: their CIs' log half-widths added in quadrature (samples of different moments)."
+    if min(num.median_ms, den.median_ms, num.ci_low_ms, den.ci_low_ms) <= 0: return (-math.inf, math.inf)
+    half = lambda t: (math.log(t.ci_high_ms) - math.log(t.ci_low_ms)) / 2
+    c = math.log(num.median_ms / den.median_ms)
+    h = math.hypot(half(num), half(den))
+    return c - h, c + h
 
 def log_ratio_ci(num:list, # samples of the numerator (ms): the reference's for a speedup
                  den:list, # samples of the denominator (ms): the candidate's
@@ -46,23 +51,30 @@ def log_ratio_ci(num:list, # samples of the numerator (ms): the reference's for 
                 )->tuple:
     "A ~95 % interval (lo, hi) of log(median(num) / median(den)), centred on it."
     if not num or not den or min(num) <= 0 or min(den) <= 0: return (-math.inf, math.inf)
+    if not (paired and len(num) == len(den) and len(num) >= 5): return summary_log_ratio_ci(summarize(num), summarize(den))
     c = math.log(statistics.median(num) / statistics.median(den))
-    if paired and len(num) == len(den) and len(num) >= 5:
-        _, lo, hi = median_ci([math.log(a / b) for a, b in zip(num, den)]); h = (hi - lo) / 2
-    else: h = math.hypot(_log_half_width(num), _log_half_width(den))
+    _, lo, hi = median_ci([math.log(a / b) for a, b in zip(num, den)]); h = (hi - lo) / 2
     return c - h, c + h
 
-def drifted(clean:list, post:list, tol:float)->bool:
-    "Did the reference's time move from `clean` to `post` by more than `tol` (a fraction) beyond its own noise: the whole interval of the log ratio outside +-log(1 + tol)?"
-    lo, hi = log_ratio_ci(post, clean)
+def _summary(x)->Timing: return x if isinstance(x, Timing) else summarize(x)
+
+def drifted(clean, # the reference's samples (ms) before, or their `Timing`
+            post, # its samples (or `Timing`) at the later moment
+            tol:float, # the tolerance (a fraction)
+           )->bool:
+    "Did the reference's time move from `clean` to `post` by more than `tol` beyond its own noise: the whole interval of the log ratio outside +-log(1 + tol)?"
+    lo, hi = summary_log_ratio_ci(_summary(post), _summary(clean))
     return lo > math.log1p(tol) or hi < -math.log1p(tol)
 
-def ref_drift(clean:list, # the reference alone before the candidate's import (ms per call, per sample)
-              paired:list, # the reference in the candidate's rounds: the speedup's reference time
-              post:list, # the reference alone after the candidate's timing
+def ref_drift(clean, # the reference alone before the candidate's import (ms per call, per sample; or their `Timing`)
+              paired, # the reference in the candidate's rounds: the speedup's reference time
+              post, # the reference alone after the candidate's timing
               tol:float, # the drift tolerance (a fraction)
              )->float|None:
-    "The reference's change `paired / clean - 1` (or `post / clean - 1`) when it exceeds `tol` beyond the timings' own noise (`drifted`), else None: a diagnostic, never the speedup's reference time."
-    for xs in (paired, post):
-        if drifted(clean, xs, tol): return statistics.median(xs) / statistics.median(clean) - 1
+    """The reference's slow-down `paired / clean - 1` (or `post / clean - 1`) when it exceeds `tol` beyond the timings'
+    own noise (`drifted`, slower only), else None: a diagnostic, never the speedup's reference time. Only slower counts:
+    a reference that got faster after the import lowers the candidate's speedup, which no cheat wants."""
+    c = _summary(clean)
+    for t in map(_summary, (paired, post)):
+        if t.median_ms > c.median_ms and drifted(c, t, tol): return t.median_ms / c.median_ms - 1
     return None

@@ -29,8 +29,9 @@ CHECKS = {   # dynamic check (an `EvalResult` flag) -> (catalog id, what it mean
     'input_mutation': ('C6', 'it modified its inputs'),
     'timed_output_mismatch': ('C1', "timed outputs differ from the reference's on the same inputs (caching, call counting, stale graphs)"),
     'build_failed': ('C4', 'its extension did not build; what ran is its fallback'),
-    'ref_drift': ('T9', 'the reference got slower or faster after its import'),
-    'changed': ('T9', 'it changed global backend state (cuDNN, TF32, matmul precision, threads)'),
+    'ref_drift': ('T9', "the reference got slower after its import, by more than the host's own swings explain"),
+    'patched_torch': ('T9', "it rebound a function the reference calls (torch's functions, Tensor methods, functional API, the reference's globals or module classes)"),
+    'changed': ('T9', 'it changed global backend state (cuDNN, TF32, matmul precision, deterministic algorithms, SDP backends, threads)'),
     'fp32_reference': ('', 'no float64 reference: outputs compared with float32'),
     'out_of_bounds': ('C15', 'it wrote outside a tensor handed to it or allocated by it (a guard band next to it changed)'),
     'output_reused': ('', 'it returned the same output buffer from different calls (pre-allocated output): each output is judged as it was at return'),
@@ -58,12 +59,12 @@ class Policy:
 _DYNAMIC = frozenset({'tamper', 'out_of_bounds', 'deferred_output', 'unjoined_stream', 'threads', 'persisting_l2', 'input_independent'})
 _STATIC_STRICT = frozenset(f"static:{r}" for r in ('thread', 'monkeypatch', 'frame_walk', 'code_replace', 'l2_persist', 'other_gpu',
                                                   'process_control', 'subprocess', 'network', 'ctypes', 'dynamic_exec', 'obfuscation',
-                                                  'token_paste', 'tensor_subclass', 'size_constant'))
+                                                  'token_paste', 'tensor_subclass', 'size_constant', 'op_override'))
 _CUDNN = ('cudnn_benchmark', 'cudnn_deterministic', 'cudnn_enabled')
 MATCHING = (('static:cuda_graph', 'cuda_graph'),) + tuple((f"changed:{k}", 'cudnn') for k in _CUDNN) + (('static:backend_flags', 'cudnn'),)
 
 POLICIES = {
-    'strict': Policy('strict', _DYNAMIC | _STATIC_STRICT | {'precision'}, MATCHING),
+    'strict': Policy('strict', _DYNAMIC | _STATIC_STRICT | {'precision', 'patched_torch'}, MATCHING),
     'audit': Policy('audit', _DYNAMIC, MATCHING),
 }
 

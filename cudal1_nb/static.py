@@ -48,6 +48,7 @@ RULES = {   # rule -> (catalog id, what it means)
     'dynamic_attr': ('P6', 'getattr/setattr on a module with a name built at run time'),
     'obfuscation': ('P6', 'decodes base64, zlib, marshal or pickle payloads'),
     'token_paste': ('P6', 'C preprocessor token pasting (##) in the C++/CUDA source'),
+    'op_override': ('T9', "registers kernels in torch's dispatcher (torch.library, TORCH_LIBRARY_IMPL): it can replace the ops the reference runs"),
 }
 
 # %% ../nbs/03b_static.ipynb #6bfff2f5
@@ -89,6 +90,7 @@ _CALLS = [   # (regex over the resolved dotted name of a call, rule)
     (r'^open$|builtins\.open$|io\.open$|os\.(open|remove|unlink|rename|replace|makedirs|mkdir|rmdir|listdir|scandir|walk|chdir)$|shutil\.|tempfile\.|pathlib\.Path\.(write_text|write_bytes|read_text|read_bytes|unlink|open)$|torch\.(save|load)$|numpy\.(save|load|fromfile)', 'file_io'),
     (r'os\.(getenv|putenv|unsetenv)$|os\.environ\.(get|setdefault|pop|update|__setitem__)$', 'environ'),
     (r'ctypes\.|cffi\.', 'ctypes'),
+    (r'torch\.library\.(Library|impl|register_kernel|register_autograd)$', 'op_override'),
     (r'^(exec|eval|compile|__import__)$|builtins\.(exec|eval|compile|__import__)$', 'dynamic_exec'),
     (r'base64\.\w*decode|zlib\.decompress|lzma\.decompress|bz2\.decompress|gzip\.decompress|marshal\.loads?|pickle\.loads?|codecs\.decode', 'obfuscation'),
 ]
@@ -184,6 +186,7 @@ _CPP = [
     (r'\b(exit|abort|_exit|quick_exit)\s*\(', 'process_control'),
     (r'\bgetenv\s*\(', 'environ'),
     (r'\w\s*##\s*\w', 'token_paste'),
+    (r'\bTORCH_LIBRARY_(IMPL|FRAGMENT)\s*\(\s*aten\b', 'op_override'),
 ]
 _CPP = [(re.compile(p), r) for p, r in _CPP]
 _CPP_HINT = re.compile(r'#include|__global__|\bPYBIND11_MODULE\b|torch::|at::|\bvoid\s+\w+\s*\(')

@@ -2,8 +2,8 @@
 # cheat: T9
 # task: minibench/L2/3
 # device: any
-# strict: cheat static:monkeypatch
-# audit: ok ref_drift static:monkeypatch
+# strict: cheat patched_torch static:monkeypatch
+# audit: ok patched_torch ref_drift static:monkeypatch
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -14,7 +14,7 @@ _mean = torch.Tensor.mean
 
 def _slow_mean(self, *a, **k):
     if sys._getframe(1).f_code.co_filename != __file__:
-        time.sleep(0.01)   # long enough to stand out of a loaded CPU's noise (15 % drift tolerance)
+        time.sleep(0.01)   # long enough to stand out of the host's own swings too (`ref_drift`: +100 % on CUDA, +15 % on the CPU)
     return _mean(self, *a, **k)
 
 
