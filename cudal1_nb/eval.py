@@ -241,7 +241,7 @@ def _guarded()->dict:
          'json.dumps': json.dumps, 'os.write': os.write, 'os.fdopen': os.fdopen, 'builtins.type': builtins.type, 'builtins.isinstance': builtins.isinstance,
          'sandbox._run_child': sb._run_child, 'sandbox.start_clock': sb.start_clock}
     for k in ('_Timer', '_time_loop', '_warm', '_cand_locked', '_set_flags', '_flags', '_host_out', '_overlaps', '_Guards', '_guard_allocs', '_save_outs', '_describe_out', '_inputs', '_clone', '_check_guard', '_guarded', '_same', '_same_values', '_Fingerprint', '_poison', '_model_storages', '_PersistL2', '_thread_starts',
-              '_take', '_overwritten', '_tight', '_batch', '_args', '_banded', '_per_call', 'calls_per_sample', '_job_threads'):
+              '_take', '_overwritten', '_tight', '_batch', '_args', '_banded', '_per_call', 'calls_per_sample', '_job_threads', '_compiles_on_cpu', '_on_cores'):
         d[f'eval.{k}'] = getattr(me, k, None)
     d['eval._Timer.__call__'], d['eval._Timer._sample'], d['eval._Fingerprint.take'] = me._Timer.__call__, me._Timer._sample, me._Fingerprint.take
     d['eval._PersistL2.reset'] = me._PersistL2.reset
@@ -264,7 +264,7 @@ def _check_guard(snap:dict):
     bad = [k for k, (v, code) in snap.items() if not _same(now.get(k), v, code)]
     if bad: raise _Tampered(', '.join(bad))
 
-# %% ../nbs/03_eval.ipynb #75926f86
+# %% ../nbs/03_eval.ipynb #5a19bfd6
 _MISSING = object()
 _SCALARS = (bool, int, float, str, type(None))
 
@@ -570,6 +570,34 @@ def _save_builds(d, rec:dict):
     allr[key] = {**allr.get(key, {}), **keep}
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f'.{os.getpid()}.tmp'); tmp.write_text(json.dumps(allr, indent=1)); os.replace(tmp, path)
+
+# %% ../nbs/03_eval.ipynb #b0fecec4
+_COMPILES = re.compile(r'torch\.compile|torch\._dynamo|torch\._inductor')   # a program that may compile with Inductor
+_GPU_AT_COMPILE = ('max_autotune', 'max_autotune_gemm', 'max_autotune_pointwise', 'freezing', 'benchmark_kernel', 'benchmark_fusion')
+
+def _compiles_on_cpu(gm, # the graph module Inductor compiles
+                     patches:dict|None=None, # the compile's config patches (`torch.compile(mode=..., options=...)`)
+                    )->bool:
+    "Does Inductor compile `gm` without running anything on the device: no autotuning or freezing, no user Triton kernels?"
+    from torch._inductor import config as ic
+    if any(getattr(ic, k, False) or (patches or {}).get(k) for k in _GPU_AT_COMPILE): return False
+    return not any('triton_kernel_wrapper' in str(getattr(n, 'target', '')) for n in getattr(getattr(gm, 'graph', None), 'nodes', ()))
+
+def _watch_compiles(around=None, # a context manager factory each compile runs inside (the job's `building`)
+                    cores=None, # the cores compiles run on
+                   )->list:
+    "Run Inductor's compiles (`torch._inductor.compile_fx.compile_fx`, what `torch.compile` calls) inside `around()` and on `cores` when they run nothing on the device (`_compiles_on_cpu`); the returned list gets each such compile's seconds."
+    import torch._inductor.compile_fx as cf
+    rec, fn = [], cf.compile_fx
+    def compile_fx(model_, example_inputs_, *a, **kw):
+        if not _compiles_on_cpu(model_, kw.get('config_patches')): return fn(model_, example_inputs_, *a, **kw)
+        t = time.time()
+        with (around() if around else contextlib.nullcontext()), _on_cores(cores): out = fn(model_, example_inputs_, *a, **kw)
+        rec.append(round(time.time() - t, 3))
+        return out
+    compile_fx.__wrapped__ = fn
+    cf.compile_fx = compile_fx
+    return rec
 
 # %% ../nbs/03_eval.ipynb #3a2b8fb0
 def compile_job(p:dict)->dict:
@@ -886,6 +914,7 @@ def cand_job(p:dict)->dict:
     def building():   # a build's time is not the candidate's call's (and on CUDA it runs without the device lock)
         with dog.paused(), (lock.released() if dev.type == 'cuda' else contextlib.nullcontext()): yield
     res['builds'] = _watch_builds(_read_builds(os.environ.get('TORCH_EXTENSIONS_DIR', '')), around=building, cores=p.get('build_cores'))
+    if _COMPILES.search(p['code']): res['compiles'] = _watch_compiles(building, p.get('build_cores'))   # Inductor's compiles, as builds
     ref_ms = statistics.median(res['eager_clean'])
     try:
         dog.arm(call_limit(ref_ms, first=True), "phase 'import'")

@@ -64,7 +64,8 @@ class CandRun(Record):
     patched: list = field(default_factory=list)   # names of the reference's functions it rebound (T9, `_TorchWatch`)
     persist_l2: int|None = None   # the largest persisting-L2 set-aside seen (bytes, CUDA)
     locked_s: float|None = None   # seconds under the device lock, builds excluded
-    build_free_s: float|None = None   # seconds it let go of the lock while torch built its extensions
+    build_free_s: float|None = None   # seconds it let go of the lock while torch built its extensions or Inductor compiled
+    compiles: list = field(default_factory=list)   # seconds of each Inductor compile run outside the lock on CUDA (`_watch_compiles`)
     holds: list|None = None   # `[kind, start, seconds]` of every hold of the lock
 
 # %% ../nbs/03_eval_verdict.ipynb #c627ef9a
@@ -246,7 +247,7 @@ def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:
     if not rv.fp64: flags.append('fp32_reference')
     clean, paired = timings['eager_clean'], timings['eager_paired']
     meta = dict(base['meta'], max_abs_err=max(errs) if errs else 0.0, ref_drift=round(paired.median_ms / clean.median_ms - 1, 4) if clean.median_ms > 0 else 0.0, calls_per_sample=v.calls, phase_s=v.phase_s, ref_notes=rv.notes + v.notes,
-                timed_checked=v.timed_checked, changed=v.changed, locked_s=v.locked_s, lock_at=v.lock_at, ref_locked_s=rv.locked_s, ref_lock_at=rv.lock_at, holds=v.holds, ref_holds=rv.holds, build_free_s=v.build_free_s, job_s=cand_out.seconds,
+                timed_checked=v.timed_checked, changed=v.changed, locked_s=v.locked_s, lock_at=v.lock_at, ref_locked_s=rv.locked_s, ref_lock_at=rv.lock_at, holds=v.holds, ref_holds=rv.holds, build_free_s=v.build_free_s, compiles=v.compiles, job_s=cand_out.seconds,
                 ref_job_s=ref_out.seconds)
     base['meta'] = meta
     why = f"correct on {len(errs)} seeds and {v.timed_checked} timed calls; eager {speed['eager']:.3g}x" if speed['eager'] else 'correct'
