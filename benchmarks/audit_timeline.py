@@ -14,7 +14,9 @@ any extension build the program does there, which runs with the lock let go (`me
 
 Since jobs hold the lock shared for untimed device work and exclusively for timing (`meta.holds`, `meta.ref_holds`:
 `[kind, start, seconds]` per hold), the serial part of the run is the exclusive holds: it prints them and the shared
-holds apart (results of older runs have one exclusive hold per job, from `lock_at`/`locked_s`)."""
+holds apart (results of older runs have one exclusive hold per job, from `lock_at`/`locked_s`), and what the lock was
+doing while some job waited to time (`lock_states`): the part of the span where the lock was held shared, or free,
+with a timing queued is what a scheduler that closes shared windows sooner could give back."""
 import argparse, statistics, sys
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
@@ -31,6 +33,32 @@ def holds(rows, kind:str|None='ex'):
             if hs is None: hs = [['ex', at, s]] if at is not None and s is not None else []   # an older run: one exclusive hold
             out += [(float(a), float(sec), f"{r['task_id']} {what} ({k})") for k, a, sec in hs if kind in (None, k) and sec is not None]
     return sorted(out)
+
+
+def lock_states(rows, step:float=0.05)->dict:
+    """Seconds of the span in each state of the lock: held exclusively; held shared while a job waits for its exclusive
+    hold (between the end of a job's hold and the start of its next exclusive one); held shared with no job waiting;
+    free while a job waits (handing over: one process exiting, the next waking); free. Sampled every `step` seconds."""
+    held, waits = [], []
+    for r in rows:
+        m = r.get('meta') or {}
+        for hs in (m.get('holds') or [], m.get('ref_holds') or []):
+            hs = [h for h in hs if h[2] is not None]
+            held += [(k, a, a + s) for k, a, s in hs]
+            waits += [(a0 + s0, a1) for (_, a0, s0), (k1, a1, _) in zip(hs, hs[1:]) if k1 == 'ex']
+    if not held: return {}
+    t0, t1 = min(a for _, a, _ in held), max(b for _, _, b in held)
+    n = int((t1 - t0) / step) + 1
+    ex, sh, wt = [0] * n, [0] * n, [0] * n
+    def mark(arr, a, b):
+        for i in range(int((a - t0) / step), min(n, int((b - t0) / step))): arr[i] += 1
+    for k, a, b in held: mark(ex if k == 'ex' else sh, a, b)
+    for a, b in waits: mark(wt, a, b)
+    out = dict.fromkeys(('exclusive', 'shared, a timing waits', 'shared, none waits', 'free, a timing waits', 'free'), 0.0)
+    for e, s_, w in zip(ex, sh, wt):
+        k = 'exclusive' if e else ('shared, a timing waits' if w else 'shared, none waits') if s_ else ('free, a timing waits' if w else 'free')
+        out[k] += step
+    return out
 
 
 PHASES = (('reference outputs + warm-up', ('reference',)), ('import + construct', ('import', 'construct')),
@@ -73,6 +101,11 @@ def main(argv=None):
     if gaps:
         print(f"between exclusive holds: median {statistics.median(gaps):.2f} s, total {sum(gaps):.0f} s "
               f"(teardown of the holder's process, shared work, or no job ready); longest {max(gaps):.1f} s")
+    if sh:
+        st = lock_states(rows)
+        print("the lock's state over the span: " + ', '.join(f"{k} {v:.0f} s" for k, v in st.items()))
+    c = [x for r in rows for x in ((r.get('meta') or {}).get('compiles') or [])]
+    if c: print(f"Inductor compiles run with the lock let go: {len(c)}, {sum(c):.0f} s")
     print("time split (seconds; the lock's holds are serial, compiles overlap them):")
     for what, sec, n in split(rows): print(f"  {what}" if sec is None else f"  {what:52s} {sec:8.1f} s  (n={n})")
     print("longest holds:")
