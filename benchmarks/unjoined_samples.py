@@ -19,8 +19,7 @@ def spy(log):
     orig = V._unjoined
     def logged(v):
         out = orig(v)
-        pc = [(s, e) for s, e in zip(v.cand, v.cand_events or []) if e is not None]
-        pr = [(s, e) for s, e in zip(v.eager_paired, v.ref_events or []) if e is not None]
+        pc, pr = V.event_pairs(v.cand, v.cand_events), V.event_pairs(v.eager_paired, v.ref_events)
         c = sys._getframe(1).f_locals.get('cand')   # the judge's candidate: for the program's name only
         log.write(json.dumps(dict(name=getattr(c, 'name', None), cid=getattr(c, 'id', None), pc=pc, pr=pr, out=out)) + '\n'); log.flush()
         return out

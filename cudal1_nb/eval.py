@@ -7,7 +7,7 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/eval.html.md"""
 
 # %% ../nbs/03_eval.ipynb #0429d0f1
 from __future__ import annotations
-import os, re, gc, sys, json, math, time, types, queue, shutil, threading, contextlib, statistics, tempfile, platform
+import os, re, gc, sys, json, math, time, types, queue, shutil, threading, contextlib, statistics, tempfile, platform, collections
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -338,9 +338,10 @@ class _DeviceLock:
     On CUDA a job holds it in one of two ways: *shared* for device work that is not timed -- the reference's outputs,
     the candidate's import, construction and correctness checks -- which several jobs do at once, and *exclusive* for
     timing: no other job's context creation, copies, kernels or teardown overlap a timing. A candidate job holds it
-    shared (the reference's outputs), exclusive (the reference's clean time, before any candidate code is loaded: a
-    candidate that slows the reference down from its import shows as drift), shared (the candidate's import,
-    construction and checks), exclusive (the timing, until the process exits); `_flock` orders the holds of many jobs.
+    twice: shared (the reference's outputs and first calls, the candidate's import, construction and checks), then
+    exclusive (the reference's clean time, the paired rounds and the reference's post time, until the process exits);
+    `_flock` orders the holds of many jobs. (Session 9 measured the alternative, an exclusive hold for the clean time
+    before the import between two shared ones: 169 instead of 197 programs of the H100 release in the same time.)
     A job takes its first hold before its CUDA context exists and keeps its last one until its process has exited (the
     lock file closes with the process, after the context's teardown). Between two holds the job's GPU work is finished (synchronised), so nothing
     of it runs into another job's timing. `released()` lets go for a while (while torch builds a candidate's extension:
@@ -878,7 +879,7 @@ def cand_job(p:dict)->dict:
     # it -- has had exactly the candidate's calls in the same order, as a stateful model (an RNN keeping its hidden state) needs
     try: ref_side = copy.deepcopy(ref)
     except Exception as e: ref_side = ref; res['notes'] = [_one_line(f"no copy of the reference ({type(e).__name__}); a stateful reference would see extra calls")]
-    lock.acquire('sh')   # shared for untimed device work, exclusive for timing; the last hold lasts until this process exits (see `_DeviceLock`)
+    lock.acquire('sh')   # shared for all untimed device work, then exclusive from the first timing until this process exits (see `_DeviceLock`)
     t_lock = time.time()
     res['lock_at'] = round(t_lock, 3)   # for the run's timeline (benchmarks/audit_timeline.py)
     dev = _setup(p)
@@ -887,47 +888,42 @@ def cand_job(p:dict)->dict:
     side = dict(cfg, budget_s=cfg['budget_s'] / 2, min_trials=max(10, cfg['min_trials']) if dev.type == 'cpu' else max(5, cfg['min_trials'] // 2))   # the reference alone, for the drift check (CPU: 10 calls at least, so a few preempted ones don't move the median)
     saves = {}
     try:
-        ref = ref.to(dev)
+        ref, ref_side = ref.to(dev), ref_side.to(dev)
         if p.get('ref_dir'):   # a folded job: the reference outputs too, made first (a stateful model's first calls, as the candidate's are)
             res['ref'] = _ref_locked(dict(p, out_dir=p['ref_dir'], baselines=['eager']), torch, copy, dev, ref_mod, ref, saves)
             _save_outs(saves); saves.clear()   # on disk before any candidate code runs, not in memory it could search (C8)
-        lock.acquire('ex')
-        with torch.no_grad():   # 1. the clean reference time
-            timer = _Timer(dev)
-            ref_side = ref_side.to(dev)
-            _warm([ref_side], mk, dict(cfg, warmup=max(cfg['warmup'], 10), budget_s=0.0), timer.sync)   # a fresh process: first-touch page faults and cold caches
-            res['calls'] = n = calls_per_sample(*_per_call(ref_side, mk, timer), dev.type)   # every phase's samples: n calls
-            alone = dict(before=[lambda: _set_flags(flags0)], after=[lambda: (dog.disarm(), _check_guard(snap), _set_flags(flags0))], prep=[_banded([None], 0)])   # the reference side's untimed work in the rounds
-            _warm([ref_side], mk, cfg, timer.sync, n=n, min_s=CLEAN_WARM_S if dev.type == 'cuda' else 0.0, **alone)   # the GPU's clocks up from idle, the allocator holding a sample's tensors
-            res['eager_clean'] = _time_loop([ref_side], mk, timer, side, fp=_Fingerprint(p['idx_seeds'][0], p['max_out_elems']), n=n, **alone)[0]
+        timer = _Timer(dev)
+        with torch.no_grad():
             if not p.get('ref_dir'):   # the candidate's history: one call per check seed (a folded job's reference outputs made these)
                 for s in p['seeds']: _poison(ref(*_inputs(ref_mod, s, dev)), ref)
+            # a fresh process's first calls (first-touch page faults, cold caches, lazy library loads) are untimed work,
+            # done here beside other jobs; their time per call bounds the candidate's first calls until the clean time exists
+            _warm([ref_side], mk, dict(cfg, warmup=max(cfg['warmup'], 10), budget_s=0.0), timer.sync)
+            ref_ms = _per_call(ref_side, mk, timer)[0]
     except Exception as e:
         if p.get('ref_dir'): raise ReferenceFailed(f"{type(e).__name__}: {e}") from e
         raise
-    # 2. import and construct the candidate. Its extensions were built by the compile job; a program that builds again
+    # import and construct the candidate. Its extensions were built by the compile job; a program that builds again
     # (it writes its sources anew, or builds in its first call) does so without the lock, off the timing cores: the lock
     # is let go inside torch's build function only, never while the candidate's own code runs
     tw = _TorchWatch(_torch_spaces(ref_mod, ref))   # T9: what the reference calls, as it is before the import
     job = _CandJob(p, dev, cfg, timer, mk, side, flags0, saves, snap, dog, lock, tw)   # all made before any candidate code runs
     _phase(res, 'import')
-    lock.acquire('sh')   # the candidate's import, construction and checks: untimed, beside other jobs' untimed work
     @contextlib.contextmanager
     def building():   # a build's time is not the candidate's call's (and on CUDA it runs without the device lock)
         with dog.paused(), (lock.released() if dev.type == 'cuda' else contextlib.nullcontext()): yield
     res['builds'] = _watch_builds(_read_builds(os.environ.get('TORCH_EXTENSIONS_DIR', '')), around=building, cores=p.get('build_cores'))
     if _COMPILES.search(p['code']): res['compiles'] = _watch_compiles(building, p.get('build_cores'))   # Inductor's compiles, as builds
-    ref_ms = statistics.median(res['eager_clean'])
     try:
         dog.arm(call_limit(ref_ms, first=True), "phase 'import'")
         cmod = load_program(p['code'], 'candidate')
-        _check_guard(snap)
+        job.guard()
         if not hasattr(cmod, 'ModelNew'): raise ValueError("the program defines no class ModelNew")
         _phase(res, 'construct')
         dog.arm(call_limit(ref_ms, first=True), "phase 'construct'")
         cand = _build(cmod, 'ModelNew', init, p['init_seed']).to(dev)
         dog.disarm()
-        _check_guard(snap); tw.check()
+        job.guard()
         res = _cand_locked(job, res, ref_mod, cand, ref, ref_side, ref_ms)
     except _Tampered as e:   # nothing it measured or returned counts
         return dict(res, tamper=str(e), locked_s=round(time.time() - t_lock - lock.free_s, 3), holds=lock.timeline())
@@ -971,17 +967,20 @@ class _CandJob:
     dog: _Watchdog   # the per-call time limit
     lock: _DeviceLock   # the run's device lock
     tw: _TorchWatch   # the reference's functions as they were before the import (T9)
+    def guard(self):
+        "The tripwires, after any candidate code ran: the harness's functions (`_check_guard`, raises `_Tampered`) and the reference's (`_TorchWatch`, recorded for `patched_torch`)."
+        _check_guard(self.snap); self.tw.check()
 
 # %% ../nbs/03_eval.ipynb #40977ba1
 def _cand_locked(job:_CandJob, # what `cand_job` made before the import
                  res:dict, # the job's result so far (a `cudal1_nb.verdict.CandRun` as a dict)
                  ref_mod, # the reference program's module
                  cand, ref, ref_side, # the candidate, the reference timed with it, and the reference timed alone (models on the device)
-                 ref_ms:float, # the reference's clean median time (ms per call)
+                 ref_ms:float, # the reference's time per call from its untimed first calls (ms): bounds the check calls
                 )->dict:
-    "The device work of `cand_job` after the import: the checks under the run's lock shared, the timing under it exclusive, so no other job's work disturbs the timings."
+    "The device work of `cand_job` after the import: the checks under the run's lock shared, then every timing under it exclusive, so no other job's work disturbs them."
     import torch
-    p, dev, cfg, timer, mk, side, flags0, saves, snap, dog, lock, tw = job.p, job.dev, job.cfg, job.timer, job.mk, job.side, job.flags0, job.saves, job.snap, job.dog, job.lock, job.tw
+    p, dev, cfg, timer, mk, side, flags0, saves, dog, lock = job.p, job.dev, job.cfg, job.timer, job.mk, job.side, job.flags0, job.saves, job.dog, job.lock
     _phase(res, 'check')
     fp = _Fingerprint(p['idx_seeds'][0], p['max_out_elems'])
     res['reused'], alive = [], []   # earlier outputs are kept alive, so memory they share with a later one is the candidate's own reuse
@@ -995,7 +994,7 @@ def _cand_locked(job:_CandJob, # what `cand_job` made before the import
             if dev.type == 'cuda': torch.cuda.synchronize()
             dog.disarm()
             time.sleep(DEFER_S)   # a background thread's late write lands
-            _check_guard(snap); tw.check()
+            job.guard()
             if not fp.same(at_return, y): res['deferred'].append(i)   # T1/T2/T6: it was still being written after the return
             if (w := g.broken(y)): res['oob'] = f"seed {i}: it wrote {w}"; return res
             del g
@@ -1011,18 +1010,29 @@ def _cand_locked(job:_CandJob, # what `cand_job` made before the import
         # the reference always runs under the global backend state it had before the import (torch's defaults); the
         # candidate under whatever state it set (taken again after each of its calls)
         state = dict(c=_flags())
-        n = res['calls']
-        lim = call_limit(ref_ms * n)   # per sample of n calls
-        # both sides pay the same untimed work around each call (item 8 of issue 14: a candidate identical to the
-        # reference must score 1.00x): the same hooks, inputs copied into guard bands right before the call, a fingerprint
+        # every reference and candidate sample pays the same untimed work around its calls (item 8 of issue 14: a
+        # candidate identical to the reference must score 1.00x): the same hooks, inputs copied into guard bands right
+        # before the call, a fingerprint. `lim` (per sample of n calls) is read when a hook runs: from the first calls'
+        # time for the clean phase, from the clean time after it
         def to_cand(): _set_flags(state['c']); dog.arm(lim, f"phase '{res['phase']}'")
         def to_ref(): _set_flags(flags0); dog.arm(lim, f"phase '{res['phase']}'")
-        def from_cand(): dog.disarm(); _check_guard(snap); tw.check(); state['c'] = _flags(); _set_flags(flags0)   # right after each candidate call
-        def from_ref(): dog.disarm(); _check_guard(snap); tw.check(); state['r'] = _flags(); _set_flags(flags0)
+        def from_cand(): dog.disarm(); job.guard(); state['c'] = _flags(); _set_flags(flags0)   # right after each candidate call
+        def from_ref(): dog.disarm(); job.guard(); state['r'] = _flags(); _set_flags(flags0)
+        alone = dict(before=[to_ref], after=[from_ref], prep=[_banded([None], 0)])   # the reference alone (clean, post)
+        _phase(res, 'clean')
+        lock.acquire('ex')   # from here to the process's exit: the clean time, the rounds, the post time
+        _set_flags(flags0)
+        res['calls'] = n = calls_per_sample(*_per_call(ref_side, mk, timer), dev.type)   # every phase's samples: n calls
+        lim = call_limit(ref_ms * n)
+        # 1. the reference alone, right before the rounds: the GPU's clocks up from whatever the checks left, the
+        # allocator holding a sample's tensors, then its clean time (the drift check's yardstick)
+        _warm([ref_side], mk, cfg, timer.sync, n=n, min_s=CLEAN_WARM_S if dev.type == 'cuda' else 0.0, **alone)
+        res['eager_clean'] = _time_loop([ref_side], mk, timer, side, fp=fp, n=n, **alone)[0]
+        lim = call_limit(statistics.median(res['eager_clean']) * n)
         gs = [None, None]   # the guard bands of each side's last sample (the candidate's are checked)
         hooks = dict(before=[to_cand, to_ref], after=[from_cand, from_ref], prep=[_banded(gs, 0), _banded(gs, 1)])
+        # 2. the candidate and the reference in alternating rounds
         _phase(res, 'warmup')
-        lock.acquire('ex')
         _warm([cand, ref], mk, cfg, timer.sync, n=n, **hooks)
         _phase(res, 'time')
         def check(k, outs, fps):
@@ -1040,13 +1050,13 @@ def _cand_locked(job:_CandJob, # what `cand_job` made before the import
         ev = ([], [])
         tc, tr = _time_loop([cand, ref], mk, timer, cfg, check=check, events=ev, fp=fp, n=n, **hooks)
         res['cand_events'], res['ref_events'] = ev
-        _check_guard(snap)
+        job.guard()
         flags1 = state['c']   # the candidate's state after its last call
-        # the reference alone again, as it was timed before the import and as its side of the rounds is (same hooks,
-        # samples and bands): a change is a side effect of the candidate's beyond the backend flags (restored here)
+        # 3. the reference alone again, as in the clean phase and its side of the rounds (same hooks, samples and
+        # bands): slower than clean is a side effect of the candidate's calls beyond the backend flags (restored here)
         _set_flags(flags0)
         _phase(res, 'post')
-        res['eager_post'] = _time_loop([ref_side], mk, timer, side, fp=fp, n=n, before=[to_ref], after=[from_ref], prep=[_banded([None], 0)])[0]
+        res['eager_post'] = _time_loop([ref_side], mk, timer, side, fp=fp, n=n, **alone)[0]
         res['cand'], res['eager_paired'] = tc, tr
     res['changed'] = {k: [flags0[k], flags1[k]] for k in flags0 if flags0[k] != flags1[k]}
     _phase(res, 'done')
@@ -1223,13 +1233,14 @@ class _Judging:
     """Step 3: the jobs' outcomes as they come. A candidate is judged as soon as its own job and its task's reference
     work are in; then its outputs are freed (and its task's, after its last candidate). A job that ran out of (GPU)
     memory while others shared the device is left unjudged, for one more try alone (`final`)."""
-    def __init__(self, items:list, pend:list, plan:_Plan, results:list, # `_resumed`'s results, filled in here
+    def __init__(self, items:list, plan:_Plan, results:list, # `_resumed`'s results, filled in here
                  cp:_Campaign, n:int, # jobs at once
                  cfut:dict, # source hash -> its build's Future (the build time goes in the result's meta)
                  executor:str='', store=None, on_result=None):
         self.items, self.plan, self.results, self.cp, self.n, self.cfut = items, plan, results, cp, n, cfut
         self.executor, self.store, self.on_result = executor, store, on_result
-        self.outs, self.left, self.refs = [None] * len(plan.jobs), {ti: len(p) for ti, p in enumerate(pend)}, {}   # refs: item index -> its reference work's Outcome
+        self.outs, self.refs = [None] * len(plan.jobs), {}   # refs: item index -> its reference work's Outcome
+        self.left = collections.Counter(ti for ti, ci in plan.where if ci is not None)   # per item, its candidates not judged yet
 
     def done(self, k:int, o:Outcome, final:bool=False):
         "Job `k` ended with `o`: keep it, and judge every candidate it completes."
@@ -1340,7 +1351,7 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
         cfut = {h: cex.submit(cpool.run, j) for h, j in cjobs.items()}
         # 2. the reference and candidate jobs; 3. run them as their builds finish, judging each candidate when it can be
         plan = _plan_jobs(items, pend, cp)
-        judging = _Judging(items, pend, plan, results, cp, n, cfut, ex.kind, store, on_result)
+        judging = _Judging(items, plan, results, cp, n, cfut, ex.kind, store, on_result)
         if device == 'cpu':   # on the CPU, builds would compete with the timings for the same cores: finish them first
             for f in cfut.values(): f.result()
         bar = progress_bar(len(plan.jobs), 'evaluating') if progress else None

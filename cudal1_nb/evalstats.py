@@ -66,7 +66,7 @@ def drifted(clean, # the reference's samples (ms) before, or their `Timing`
     lo, hi = summary_log_ratio_ci(_summary(post), _summary(clean))
     return lo > math.log1p(tol) or hi < -math.log1p(tol)
 
-def ref_drift(clean, # the reference alone before the candidate's import (ms per call, per sample; or their `Timing`)
+def ref_drift(clean, # the reference alone right before the paired rounds (ms per call, per sample; or their `Timing`)
               paired, # the reference in the candidate's rounds: the speedup's reference time
               post, # the reference alone after the candidate's timing
               tol:float, # the drift tolerance (a fraction)

@@ -29,7 +29,7 @@ CHECKS = {   # dynamic check (an `EvalResult` flag) -> (catalog id, what it mean
     'input_mutation': ('C6', 'it modified its inputs'),
     'timed_output_mismatch': ('C1', "timed outputs differ from the reference's on the same inputs (caching, call counting, stale graphs)"),
     'build_failed': ('C4', 'its extension did not build; what ran is its fallback'),
-    'ref_drift': ('T9', "the reference got slower after its import, by more than the host's own swings explain"),
+    'ref_drift': ('T9', "the reference got slower in the candidate's rounds than alone before them, by more than the host's own swings explain"),
     'patched_torch': ('T9', "it rebound a function the reference calls (torch's functions, Tensor methods, functional API, the reference's globals or module classes)"),
     'changed': ('T9', 'it changed global backend state (cuDNN, TF32, matmul precision, deterministic algorithms, SDP backends, threads)'),
     'fp32_reference': ('', 'no float64 reference: outputs compared with float32'),

@@ -18,7 +18,8 @@ from .evalstats import summarize, log_ratio_ci, ref_drift
 from .eval import EvalConfig, CALL_FLOOR_S, CALL_RATIO, _PHASE, _CALL_TIMEOUT, _same_values, _env
 
 # %% auto #0
-__all__ = ['PRECISION_RATIO', 'UNJOINED_RATIO', 'UNJOINED_MS', 'DRIFT_TOL', 'RefRun', 'CandRun', 'static_flags', 'judge']
+__all__ = ['PRECISION_RATIO', 'UNJOINED_RATIO', 'UNJOINED_MS', 'DRIFT_TOL', 'RefRun', 'CandRun', 'static_flags', 'judge',
+           'event_pairs']
 
 # %% ../nbs/03_eval_verdict.ipynb #31000d2c
 @dataclass
@@ -48,7 +49,7 @@ class CandRun(Record):
     notes: list = field(default_factory=list)   # e.g. no copy of the reference could be made
     lock_at: float|None = None   # when it first held the device lock
     ref: dict|None = None   # a folded job: its reference part (a `RefRun` as a dict)
-    eager_clean: list = field(default_factory=list)   # the reference alone before the candidate's import
+    eager_clean: list = field(default_factory=list)   # the reference alone right before the paired rounds
     calls: int|None = None   # calls per sample (`calls_per_sample`)
     builds: dict|None = None   # extension name -> '' or its build error
     reused: list = field(default_factory=list)   # check seeds whose output shares storage with an earlier output
@@ -116,13 +117,19 @@ def judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:P
     return apply_policy(r, cfg.policy)
 
 UNJOINED_RATIO, UNJOINED_MS = 1.5, 0.05   # flag `unjoined_stream` when a candidate's synced time exceeds its event time by this ratio and by this much more than the reference's does
-# flag `ref_drift` when the reference is slower after the import than alone before it by more than this (a fraction) and
+# flag `ref_drift` when the reference is slower in the rounds or after them than alone before them by more than this (a fraction) and
 # beyond its CI. CUDA: the GPU hosts' vCPUs switch between two speeds ~1.7x apart, so a launch-bound reference moves up
 # to ~1.8x between two moments of one job with no effect of the candidate's (data/audits README, "ref_drift"); on the CPU
 # the harness holds the machine alone
 DRIFT_TOL = {'cuda': 1.0, 'cpu': 0.15}
 
 # %% ../nbs/03_eval_verdict.ipynb #8cb86581
+def event_pairs(times:list, # ms per call of each sample (synced)
+                events:list|None, # the same samples' event times, None where a sample has none
+               )->list:
+    "(synced, event) ms per call of every sample that has an event time: what `_unjoined` judges (and `benchmarks/unjoined_samples.py` logs)."
+    return [(s, e) for s, e in zip(times, events or []) if e is not None]
+
 def _unjoined(v:CandRun)->float|None:
     """How much longer (ms per call, median over the event samples) the candidate's synced time is than its event time,
     beyond the reference's own gap; None when it is not suspicious. Suspicious: the synced time's median is over
@@ -131,8 +138,7 @@ def _unjoined(v:CandRun)->float|None:
     closing event (the GPU machines' vCPUs have them) is in some samples, not all."""
     ce, re_ = v.cand_events or [], v.ref_events or []
     if not ce or len(ce) != len(v.cand) or len(re_) != len(v.eager_paired): return None
-    pc = [(s, e) for s, e in zip(v.cand, ce) if e is not None]
-    pr = [(s, e) for s, e in zip(v.eager_paired, re_) if e is not None]
+    pc, pr = event_pairs(v.cand, ce), event_pairs(v.eager_paired, re_)
     if not pc: return None
     gr = statistics.median(s - e for s, e in pr) if pr else 0.0
     sync, evt = statistics.median(s for s, _ in pc), statistics.median(e for _, e in pc)
@@ -239,10 +245,10 @@ def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:
     if v.timed_mismatch:
         return res('incorrect', f"{v.timed_mismatch} of {v.timed_checked} timed outputs differ from the reference's on the same inputs", False, flags=flags + ['timed_output_mismatch'])
     if (gap := _unjoined(v)) is not None: flags.append('unjoined_stream'); base['meta']['unjoined_ms'] = round(gap, 4)
-    # the reference alone, timed the same way before the import and after the timing, is only a diagnostic of side effects
+    # the reference alone, timed the same way before the rounds and after them, is only a diagnostic of side effects
     if v.patched: flags.append('patched_torch'); base['meta']['patched'] = v.patched   # T9 whatever the timings say
-    drift = ref_drift(v.eager_clean, v.eager_paired, v.eager_post, cfg.drift_tol or DRIFT_TOL.get(device, DRIFT_TOL['cpu']))
-    if drift is not None: flags.append('ref_drift')   # the reference slower after the import than the host's own swings explain
+    drift = ref_drift(v.eager_clean, v.eager_paired, v.eager_post, cfg.drift_tol or DRIFT_TOL[device])
+    if drift is not None: flags.append('ref_drift')   # the reference slower beside the candidate than the host's own swings explain
     timings, speed, base['meta']['speedup_ci'] = _speedups(v, rv)
     if not rv.fp64: flags.append('fp32_reference')
     clean, paired = timings['eager_clean'], timings['eager_paired']
@@ -251,6 +257,6 @@ def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:
                 ref_job_s=ref_out.seconds)
     base['meta'] = meta
     why = f"correct on {len(errs)} seeds and {v.timed_checked} timed calls; eager {speed['eager']:.3g}x" if speed['eager'] else 'correct'
-    if drift is not None: why += f"; reference {drift:+.0%} slower in the candidate's presence than alone before its import"
+    if drift is not None: why += f"; reference {drift:+.0%} slower in the candidate's presence than alone before the rounds"
     if builds: why += f"; its extension build failed ({', '.join(builds)}): what ran is its fallback"
     return res('ok', why, True, speedups=speed, timings=timings, flags=flags)

@@ -3,7 +3,7 @@
 # task: minibench/L2/3
 # device: any
 # strict: cheat patched_torch static:monkeypatch
-# audit: ok patched_torch ref_drift static:monkeypatch
+# audit: ok patched_torch static:monkeypatch
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
