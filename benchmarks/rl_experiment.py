@@ -67,6 +67,7 @@ def main(argv=None):
     ap.add_argument('--arms', default='contrastive,plain,evolve')
     ap.add_argument('--budget', type=float, default=180.0, help='seconds of training per arm and seed')
     ap.add_argument('--baseline-samples', type=int, default=4)
+    ap.add_argument('--baseline-from', help="an earlier experiment's OUT directory with the same --init and --store: its baseline.json is the yardstick (not sampled again)")
     ap.add_argument('-p', nargs=2, action='append', default=[], metavar=('KEY', 'VALUE'), help='RLConfig field for every arm')
     ap.add_argument('--rewrite', action='store_true', help="only rewrite the tables and the plot from OUT/summary.json")
     a = ap.parse_args(argv)
@@ -83,9 +84,14 @@ def main(argv=None):
     for x in arms: RLConfig.from_params(dict(params, **ARMS[x], init=a.init))   # refuse bad settings before anything runs
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
-    bl_store = out/'baseline.sqlite'; shutil.copy(a.store, bl_store)
-    base = baseline(a.init, bl_store, out/'baseline', a.baseline_samples, seeds[0], params)
-    bl_store.unlink()
+    if a.baseline_from:   # the same stage-2 policy measured by an earlier experiment: its init must be this one
+        prev = json.loads((Path(a.baseline_from)/'summary.json').read_text())
+        if prev['command'].split('--init ')[1].split()[0] != a.init: sys.exit(f"{a.baseline_from} measured another --init: {prev['command']}")
+        base = json.loads((Path(a.baseline_from)/'baseline.json').read_text())
+    else:
+        bl_store = out/'baseline.sqlite'; shutil.copy(a.store, bl_store)
+        base = baseline(a.init, bl_store, out/'baseline', a.baseline_samples, seeds[0], params)
+        bl_store.unlink()
     (out/'baseline.json').write_text(json.dumps(base, indent=1) + '\n')
     print('stage-2 policy:', json.dumps(base), flush=True)
     runs = {}
