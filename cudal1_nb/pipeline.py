@@ -58,7 +58,7 @@ EMBEDDED = dict(
     augment=dict(n=1),
     sft=dict(time_budget_s=210.0, eval_samples=1),
     selftrain=dict(rounds=1, samples=1, temperature=0.5, steps=40),
-    rl=dict(time_budget_s=120.0, steps=1000, num_generations=4, prompts_per_step=4, temperature=0.5, learning_rate=5e-4,
+    rl=dict(time_budget_s=120.0, steps=1000, num_generations=4, prompts_per_step=4, temperature=0.5, learning_rate=1e-4,
             max_completion_length=768, held_out_samples=1),
 )
 EMBEDDED_SECONDS = dict(evaluate=150, collect=309, augment=182, sft=269, selftrain=149, rl=213, report=2)
