@@ -12,7 +12,7 @@ stage-2 policy's).
 RUN_DIR is a selftrain run (or sft run); STORE the store those stages wrote. Writes OUT/<arm>-s<seed>/ (the RL run
 directories, rollouts included), OUT/baseline.json, OUT/summary.json, OUT/table.md and OUT/curves.html.
 """
-import argparse, json, math, resource, shutil, statistics, sys, time
+import argparse, json, math, resource, shlex, shutil, statistics, sys, time
 from pathlib import Path
 
 ARMS = {'contrastive': dict(mode='grpo', arm='contrastive'), 'plain': dict(mode='grpo', arm='plain'),
@@ -84,9 +84,14 @@ def main(argv=None):
     for x in arms: RLConfig.from_params(dict(params, **ARMS[x], init=a.init))   # refuse bad settings before anything runs
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
-    if a.baseline_from:   # the same stage-2 policy measured by an earlier experiment: its init must be this one
+    if a.baseline_from:   # the stage-2 policy as an earlier experiment measured it: same checkpoint, store and sampling
         prev = json.loads((Path(a.baseline_from)/'summary.json').read_text())
-        if prev['command'].split('--init ')[1].split()[0] != a.init: sys.exit(f"{a.baseline_from} measured another --init: {prev['command']}")
+        pa = ap.parse_args(shlex.split(prev['command'])[1:])   # its command, read by this parser
+        def sampling(ps):   # what `baseline` samples and judges with
+            c = RLConfig.from_params(dict(_params(ps, None), arm='plain', init=a.init))
+            return c.temperature, c.top_p, c.max_completion_length, c.reward_config(), c.eval_config()
+        if (pa.init, pa.store, pa.baseline_samples, sampling(pa.p)) != (a.init, a.store, a.baseline_samples, sampling(a.p)):
+            sys.exit(f"{a.baseline_from} sampled the stage-2 policy otherwise (--init, --store, --baseline-samples or sampling -p): {prev['command']}")
         base = json.loads((Path(a.baseline_from)/'baseline.json').read_text())
     else:
         bl_store = out/'baseline.sqlite'; shutil.copy(a.store, bl_store)
