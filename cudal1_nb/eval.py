@@ -7,7 +7,7 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/eval.html.md"""
 
 # %% ../nbs/03_eval.ipynb #0429d0f1
 from __future__ import annotations
-import os, re, gc, sys, json, math, time, types, queue, shutil, threading, contextlib, statistics, tempfile, platform, collections
+import os, re, gc, sys, json, math, time, heapq, types, queue, shutil, threading, contextlib, statistics, tempfile, platform, collections
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -1278,35 +1278,49 @@ class _Judging:
 
 # %% ../nbs/03_eval.ipynb #ae8ea099
 def _run_jobs(ex, # the executor: `ex.run(job) -> Outcome`
-              jobs:list, # the `Job`s
+              jobs:list, # the `Job`s, in the order they should run (`_plan_jobs`)
               deps:list, # per job the source hashes of the builds it waits for
               cfut:dict, # source hash -> the Future of its build
               n:int, # jobs at once
               done, # called as `done(k, outcome)` in this thread as each job ends
               bar=None, # a progress bar, updated per job
              ):
-    "Run `jobs` `n` at a time: those that wait for no build at once, the others as soon as their builds are done (in whatever order the builds finish)."
-    finished, gate = queue.Queue(), threading.Lock()
+    """Run `jobs` `n` at a time. A job is *ready* once its builds are done; each time a worker frees, it takes the
+    ready job that comes first in `jobs`. So a job whose build ends late goes ahead of every later job still waiting for
+    a worker, instead of behind all of them (the jobs of the two longest builds of the H100 release, done after
+    ~110 s, ran last and past the 10-minute mark when every ready job was handed to the pool's queue at once). The
+    workers are fed from the threads where jobs and builds end, so a slow `done` (a judge loading big outputs) holds
+    up no job."""
+    finished, gate, ready, running, stop = queue.Queue(), threading.Lock(), [], [0], [False]
+    waiting = {k: {h for h in deps[k] if h in cfut and not cfut[h].done()} for k in range(len(jobs))}
+    users = {}
+    for k, hs in waiting.items():
+        for h in hs: users.setdefault(h, []).append(k)
+        if not hs: ready.append(k)   # in order: already a heap
     with ThreadPoolExecutor(max_workers=n) as tp:
-        def _submit(k): tp.submit(ex.run, jobs[k]).add_done_callback(lambda f: finished.put((k, f)))
-        waiting = {k: {h for h in deps[k] if h in cfut and not cfut[h].done()} for k in range(len(jobs))}
-        users = {}
-        for k, hs in waiting.items():
-            for h in hs: users.setdefault(h, []).append(k)
-        for k in range(len(jobs)):
-            if not waiting[k]: _submit(k)
-        def _built(h):
-            ready = []
+        def _feed():
             with gate:
-                for k in users.get(h, []):
+                go = []
+                while not stop[0] and running[0] < n and ready: go.append(heapq.heappop(ready)); running[0] += 1
+            for k in go: tp.submit(ex.run, jobs[k]).add_done_callback(lambda f, k=k: _ended(k, f))
+        def _ended(k, f):
+            with gate: running[0] -= 1
+            finished.put((k, f)); _feed()
+        def _built(h):
+            with gate:
+                for k in users[h]:
                     waiting[k].discard(h)
-                    if not waiting[k]: ready.append(k)
-            for k in ready: _submit(k)
-        for h in users: cfut[h].add_done_callback(lambda f, h=h: _built(h))
-        for _ in range(len(jobs)):
-            k, f = finished.get()
-            done(k, f.result())
-            if bar: bar.update(1)
+                    if not waiting[k]: heapq.heappush(ready, k)
+            _feed()
+        try:
+            for h in users: cfut[h].add_done_callback(lambda f, h=h: _built(h))
+            _feed()
+            for _ in range(len(jobs)):
+                k, f = finished.get()
+                done(k, f.result())
+                if bar: bar.update(1)
+        finally:
+            with gate: stop[0] = True   # on an error here: start nothing more (the pool waits for the running jobs)
 
 # %% ../nbs/03_eval.ipynb #0b579f73
 def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
