@@ -69,6 +69,7 @@ def main(argv=None):
     ap.add_argument('--baseline-samples', type=int, default=4)
     ap.add_argument('--baseline-from', help="an earlier experiment's OUT directory with the same --init and --store: its baseline.json is the yardstick (not sampled again)")
     ap.add_argument('-p', nargs=2, action='append', default=[], metavar=('KEY', 'VALUE'), help='RLConfig field for every arm')
+    ap.add_argument('--plotlyjs', default='inline', help="how curves.html gets plotly.js: 'inline' (a self-contained file, ~5 MB) or the src of a script beside it, e.g. '../plotly.min.js' (data/experiments keeps one copy)")
     ap.add_argument('--rewrite', action='store_true', help="only rewrite the tables and the plot from OUT/summary.json")
     a = ap.parse_args(argv)
     if a.rewrite:
@@ -167,7 +168,7 @@ def write_results(out, a, arms, seeds, params, base, runs, t0, command=None):
             for i, m in enumerate(('correct', 'fast_1', 'gmean'), 1):
                 fig.add_hline(y=base['train'][m], line=dict(dash='dot', color='grey'), row=1, col=i)
         fig.update_layout(title=f"CPU mini-world, {len(seeds)} seeds, {a.budget:.0f} s per arm (band: min-max over seeds; dotted: stage-2 policy)", height=380)
-        fig.write_html(str(out/'curves.html'), include_plotlyjs=True)
+        fig.write_html(str(out/'curves.html'), include_plotlyjs=True if a.plotlyjs == 'inline' else a.plotlyjs)
     except ImportError: pass
 
 
