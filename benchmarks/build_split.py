@@ -12,6 +12,8 @@ precompiled `torch/extension.h` made once for those flags in a temporary include
 not changed."""
 import argparse, json, os, re, shlex, statistics, subprocess, sys, tempfile, time
 from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
+from cudal1_nb.analysis import percentile
 
 
 def ninja_times(log:Path)->list:
@@ -56,7 +58,7 @@ def main(argv=None):
     print(f"{len(logs)} builds in {a.cache}")
     print(f"{'step':6} {'n':>4} {'median s':>9} {'p90 s':>7} {'sum s':>8}")
     for k, v in sorted(per.items()):
-        v = sorted(v); p90 = v[min(len(v) - 1, int(0.9 * len(v)))]
+        p90 = percentile(v, 90)
         out['split'][k] = dict(n=len(v), median=statistics.median(v), p90=p90, sum=sum(v))
         print(f"{k:6} {len(v):>4} {statistics.median(v):>9.1f} {p90:>7.1f} {sum(v):>8.1f}")
     if a.pch:

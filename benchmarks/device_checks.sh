@@ -8,8 +8,8 @@ export CUDAL1_BASE_DIR=${CUDAL1_BASE_DIR:-/tmp/cudal1_checks} PYTHONPATH=$PWD${P
 python3 -c "from cudal1_nb.eval import harness_version; print('harness', harness_version())"
 IDS=kernelbench/L1/19,kernelbench/L1/20,kernelbench/L1/21,kernelbench/L1/22,kernelbench/L1/23,kernelbench/L1/24,kernelbench/L1/25,kernelbench/L1/26,kernelbench/L1/27,kernelbench/L1/28,kernelbench/L1/29,kernelbench/L1/30,kernelbench/L1/31,kernelbench/L1/32,kernelbench/L1/33,kernelbench/L1/34,kernelbench/L2/1,kernelbench/L2/2,kernelbench/L2/3,kernelbench/L2/4,kernelbench/L2/5,kernelbench/L2/6,kernelbench/L2/7,kernelbench/L2/8,kernelbench/L2/9,kernelbench/L2/10,kernelbench/L2/18,kernelbench/L2/84
 t=$(date +%s)
-timeout 200 python3 benchmarks/cheat_detections.py --device cuda --budget 0.5 --json "$out/cheats.jsonl" > "$out/cheat_detections_h100.txt" 2>&1
-echo "cheat suite: exit $?, $(( $(date +%s) - t )) s"; tail -n 4 "$out/cheat_detections_h100.txt"
+timeout 200 python3 benchmarks/cheat_detections.py --device cuda --budget 0.5 --json "$out/cheats.jsonl" > "$out/cheat_detections.txt" 2>&1
+echo "cheat suite: exit $?, $(( $(date +%s) - t )) s"; tail -n 4 "$out/cheat_detections.txt"
 t=$(date +%s)
 timeout 150 python3 benchmarks/known_ratio.py --source "$rel" --device cuda --budget 0.5 --ids $IDS --json "$out/known_ratio.jsonl" > "$out/known_ratio.log" 2>&1
 echo "known ratio: exit $?, $(( $(date +%s) - t )) s"; python3 benchmarks/known_ratio.py --table "$out/known_ratio.jsonl"
