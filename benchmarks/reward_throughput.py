@@ -8,7 +8,9 @@ first `--n` of them, each answered as a model would (the program in a fenced blo
 `KernelReward` call each, the whole batch judged concurrently in the sandboxed pool). The base directory (so the
 extension build cache) is a fresh temporary directory unless `--warm` is given. Prints per batch and in total: programs
 judged per minute, the verdicts, the build time summed over programs (`meta.build_s`), and where the device lock
-was held (`meta.locked_s`)."""
+was held (`meta.locked_s`). `--evals FILE` writes every result (JSONL) for `benchmarks/audit_timeline.py`. Builds use the precompiled
+`torch/extension.h` (`cudal1_nb.pch`) unless `--no-pch`; with `--warm` a header made by an earlier run is used (copy
+`$CUDAL1_BASE_DIR/ext_cache/_pch` alone into a fresh base directory for never-compiled programs with a made header)."""
 import argparse, json, os, statistics, sys, tempfile, time, collections
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
@@ -21,6 +23,8 @@ def main(argv=None):
     ap.add_argument('--workers', type=int, default=0); ap.add_argument('--levels', default='')
     ap.add_argument('--warm', action='store_true', help='keep the existing build cache (default: a cold one)')
     ap.add_argument('--json', default='')
+    ap.add_argument('--evals', default='', help='write every EvalResult here (JSONL), for benchmarks/audit_timeline.py')
+    ap.add_argument('--no-pch', action='store_true', help='builds without the precompiled torch/extension.h (EvalConfig.pch=False)')
     a = ap.parse_args(argv)
     if not a.warm: os.environ['CUDAL1_BASE_DIR'] = tempfile.mkdtemp(prefix='cudal1-reward-')
     from cudal1_nb.audit import release_items
@@ -32,7 +36,9 @@ def main(argv=None):
     picked = [(t, c) for t, c, _ in items if c is not None and 'load_inline' in c.code][:a.n]
     if not picked: sys.exit(f"{a.release}: no program that builds an extension")
     tasks = list({t.id: t for t, _ in picked}.values())
-    cfg = replace(verification_config(0, a.budget, a.workers), policy='strict')
+    cfg = replace(verification_config(0, a.budget, a.workers), policy='strict', pch=not a.no_pch)
+    from cudal1_nb.eval import pch_dir
+    had = sorted(str(p.parent) for p in pch_dir().glob('*/made.json'))   # headers made before this run (--warm)
     kr = KernelReward(tasks, RewardConfig(), cfg, device=a.device, db=str(Path(os.environ.get('CUDAL1_BASE_DIR', tempfile.mkdtemp()))/'reward.sqlite'), run='throughput')
     rows, t_all = [], time.time()
     for b in range(0, len(picked), a.batch):
@@ -50,9 +56,13 @@ def main(argv=None):
     total = time.time() - t_all
     out = dict(release=a.release, device=a.device, programs=len(picked), batch=a.batch, seconds=round(total, 1),
                per_min=round(60 * len(picked) / total, 1), cores=os.cpu_count(), workers=a.workers, budget_s=a.budget, cold=not a.warm, batches=rows,
+               pch=not a.no_pch, headers_before=len(had),
+               headers_made=[json.loads(p.read_text()) for p in pch_dir().glob('*/made.json') if str(p.parent) not in had],
                reward_per_rollout=[r.reward for r in kr.rollouts])
-    print(f"{len(picked)} never-compiled programs in {total:.0f} s: {out['per_min']} per minute on {os.cpu_count()} cores ({a.device})")
+    print(f"{len(picked)} never-compiled programs in {total:.0f} s: {out['per_min']} per minute on {os.cpu_count()} cores ({a.device}); "
+          f"precompiled header: {'off' if a.no_pch else f'{len(had)} made before, made now: ' + str([h['seconds'] for h in out['headers_made']])}")
     if a.json: Path(a.json).write_text(json.dumps(out, indent=1) + '\n')
+    if a.evals: Path(a.evals).write_text(''.join(e.to_json() + '\n' for e in kr.cache.values()))
 
 
 if __name__ == '__main__': main()

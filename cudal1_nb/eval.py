@@ -16,14 +16,15 @@ from .core import (Task, Candidate, EvalResult, StageConfig, BASELINES, code_has
 from .sandbox import Pool, Job, Outcome, steady_malloc, start_clock, load_program, progress_bar, _one_line
 from .executor import executor_for, as_executor, device_lock
 from .policy import get_policy
+from .pch import PCH_ENV, use_pch, wanted
 from .evalstats import median_ci, summarize, ci_ok, log_ratio_ci, drifted, ref_drift
 _all_ = ['median_ci', 'summarize', 'ci_ok', 'log_ratio_ci', 'drifted', 'ref_drift']   # the statistics, as they were here
 
 # %% auto #0
 __all__ = ['DEFER_S', 'GUARD_BYTES', 'CALL_FLOOR_S', 'CALL_RATIO', 'FIRST_CALL_S', 'SAMPLE_MS', 'MAX_CALLS', 'SAMPLE_BYTES',
            'CLEAN_WARM_S', 'JOB_THREADS', 'WAIT_S', 'EvalConfig', 'call_limit', 'compile_job', 'calls_per_sample',
-           'ref_job', 'ReferenceFailed', 'cand_job', 'ext_dir', 'harness_version', 'evaluate_many', 'evaluate',
-           'median_ci', 'summarize', 'ci_ok', 'log_ratio_ci', 'drifted', 'ref_drift']
+           'ref_job', 'ReferenceFailed', 'cand_job', 'ext_dir', 'pch_dir', 'harness_version', 'evaluate_many',
+           'evaluate', 'median_ci', 'summarize', 'ci_ok', 'log_ratio_ci', 'drifted', 'ref_drift']
 
 # %% ../nbs/03_eval.ipynb #c53734b0
 @dataclass(frozen=True)
@@ -49,6 +50,7 @@ class EvalConfig(StageConfig):
     executor: str = 'local'     # where the jobs run: 'local' (warm workers here) or 'ray' (a Ray cluster; `cudal1_nb.executor`)
     ray_address: str = ''       # the Ray cluster for executor='ray': 'auto', 'ray://head:10001'... ('': the one `ray.init` finds, or a new local one)
     place_timeout: float = 60.0  # seconds a Ray executor waits to place/start a replacement actor
+    pch: bool = True            # builds find a precompiled torch/extension.h in the build cache (`cudal1_nb.pch`); a campaign of more builds than build cores makes it first
     def validate(self):
         get_policy(self.policy)
         if self.executor not in ('local', 'ray'): raise ValueError(f"EvalConfig.executor must be 'local' or 'ray', got {self.executor!r}")
@@ -609,6 +611,7 @@ def compile_job(p:dict)->dict:
     t0 = time.time()
     err = ''
     ext = os.environ.get('TORCH_EXTENSIONS_DIR', '')
+    use_pch()   # the precompiled header, where the campaign has one (`$CUDAL1_PCH`)
     rec = _watch_builds(_read_builds(ext))
     try:   # builds yield the CPU to the jobs that time, and keep off the cores left to them (the compilers inherit both)
         os.nice(10)
@@ -772,6 +775,7 @@ def ref_job(p:dict)->dict:
     import torch, copy
     _job_threads(p['device'])
     lock = _DeviceLock(p['lock'], p['device'])
+    use_pch()   # as its compile job built it: the same build arguments, so torch loads that build
     mod = load_program(p['ref'], 'reference')
     model = _build(mod, 'Model', mod.get_init_inputs(), p['init_seed'])   # on the CPU, before the lock
     lock.acquire('sh')   # the outputs: shared; the baselines' timing: exclusive (see `_DeviceLock`)
@@ -912,6 +916,7 @@ def cand_job(p:dict)->dict:
     @contextlib.contextmanager
     def building():   # a build's time is not the candidate's call's (and on CUDA it runs without the device lock)
         with dog.paused(), (lock.released() if dev.type == 'cuda' else contextlib.nullcontext()): yield
+    use_pch()   # as its compile job built it: the same build arguments, so torch loads that build
     res['builds'] = _watch_builds(_read_builds(os.environ.get('TORCH_EXTENSIONS_DIR', '')), around=building, cores=p.get('build_cores'))
     if _COMPILES.search(p['code']): res['compiles'] = _watch_compiles(building, p.get('build_cores'))   # Inductor's compiles, as builds
     try:
@@ -1094,6 +1099,10 @@ def ext_dir(code:str)->Path:
     "The build cache directory of a program: one per source hash, shared by every evaluation of that exact code."
     return get_base_dir()/'ext_cache'/code_hash(code)[:24]
 
+def pch_dir()->Path:
+    "The folder of the precompiled headers (`cudal1_nb.pch`), beside the programs' build caches."
+    return get_base_dir()/'ext_cache'/'_pch'
+
 # %% ../nbs/03_eval.ipynb #4e7538cd
 _re_cc = re.compile(r'\d+\.\d+')
 
@@ -1150,6 +1159,7 @@ class _Campaign:
     run: Path          # the campaign's scratch directory: reference and candidate outputs
     secret: int        # the campaign's secret seed: check, input and timing seeds derive from it
     build_cores: list  # the cores builds run on ([] where the platform does not say)
+    pch: str = ''      # the precompiled headers' folder (`pch_dir`; '': builds go without)
 
 def _build_cores(cores:list, # the cores this process may run on
                  n:int, # jobs at once
@@ -1177,8 +1187,19 @@ def _compile_jobs(items:list, # [(Task, [Candidate, ...]), ...]
         for code in ([t.code] if p else []) + [cs[ci].code for ci in p]:
             if _needs_compile(code): progs[code_hash(code)] = (t.code, code)
     return {h: Job('cudal1_nb.eval:compile_job', {'ref': r, 'code': c, 'cuda': cp.device == 'cuda', 'cores': cp.build_cores}, timeout=cp.cfg.compile_timeout,
-                   label=f"compile {h[:8]}", env={**cp.arch, 'TORCH_EXTENSIONS_DIR': str(ext_dir(c)), 'MAX_JOBS': '1', 'CUDA_VISIBLE_DEVICES': ''})
+                   label=f"compile {h[:8]}", env={**cp.arch, 'TORCH_EXTENSIONS_DIR': str(ext_dir(c)), 'MAX_JOBS': '1', 'CUDA_VISIBLE_DEVICES': '', PCH_ENV: cp.pch})
             for h, (r, c) in sorted(progs.items(), key=lambda kv: _build_cost(kv[1][1]), reverse=True)}
+
+# %% ../nbs/03_eval.ipynb #5c1d2e3f
+def _pch_job(cp:_Campaign,
+             nbuilds:int, # the campaign's compile jobs
+             ncomp:int, # the compile jobs that run at once
+            )->Job|None:
+    "Step 1's first job: make the precompiled headers the campaign's builds will want (`cudal1_nb.pch.wanted`), if any are missing."
+    if not cp.pch: return None
+    flags = wanted(cp.pch, cp.device == 'cuda', many=nbuilds > ncomp and cp.device == 'cuda')   # CPU programs mostly write their own headers: there, only flags built before
+    return Job('cudal1_nb.pch:pch_job', {'root': cp.pch, 'flags': flags, 'cores': cp.build_cores, 'timeout': cp.cfg.compile_timeout},
+               timeout=cp.cfg.compile_timeout + 60, label='precompiled header', env={**cp.arch, 'CUDA_VISIBLE_DEVICES': ''}) if flags else None
 
 # %% ../nbs/03_eval.ipynb #99877b87
 @dataclass
@@ -1345,8 +1366,9 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
         run = Path(tempfile.mkdtemp(prefix='cudal1-eval-', dir=ex.scratch))
         cores = sorted(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else []
         # jobs see one GPU (P5: work on another GPU would be outside the timer's sync); on the CPU, none
-        cp = _Campaign(device, cfg, info['name'], info['arch'], dict(info['arch'], CUDA_VISIBLE_DEVICES=info['gpu']) if device == 'cuda' else {'CUDA_VISIBLE_DEVICES': ''},
-                       device_lock(device, info['gpu']), run, secret_seed(), _build_cores(cores, n, device))   # the lock: one per GPU (and one for the CPU) of the host, shared by every campaign on it
+        pch = str(pch_dir()) if cfg.pch else ''
+        cp = _Campaign(device, cfg, info['name'], info['arch'], {**(dict(info['arch'], CUDA_VISIBLE_DEVICES=info['gpu']) if device == 'cuda' else {'CUDA_VISIBLE_DEVICES': ''}), PCH_ENV: pch},
+                       device_lock(device, info['gpu']), run, secret_seed(), _build_cores(cores, n, device), pch)   # the lock: one per GPU (and one for the CPU) of the host, shared by every campaign on it
         # 0. results a resumed campaign already has; the store gets the tasks now, each candidate with its result later
         prev = store.measured([c.id for _, cs in items for c in cs], device=cp.name, harness=harness_version()) if resume else {}
         results, pend = _resumed(items, prev)
@@ -1362,12 +1384,14 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
             for f in Path(j.env['TORCH_EXTENSIONS_DIR']).glob('*/lock'): f.unlink(missing_ok=True)
         ncomp = len(cp.build_cores) or (os.cpu_count() or 1)
         if cjobs: cpool, cex = ex.compiler(min(len(cjobs), ncomp)), ThreadPoolExecutor(max_workers=min(len(cjobs), ncomp))
+        pjob = _pch_job(cp, len(cjobs), ncomp) if cjobs else None
+        pfut = cex.submit(cpool.run, pjob) if pjob else None   # first: the header the builds after it use
         cfut = {h: cex.submit(cpool.run, j) for h, j in cjobs.items()}
         # 2. the reference and candidate jobs; 3. run them as their builds finish, judging each candidate when it can be
         plan = _plan_jobs(items, pend, cp)
         judging = _Judging(items, plan, results, cp, n, cfut, ex.kind, store, on_result)
         if device == 'cpu':   # on the CPU, builds would compete with the timings for the same cores: finish them first
-            for f in cfut.values(): f.result()
+            for f in [*cfut.values(), *([pfut] if pfut else [])]: f.result()
         bar = progress_bar(len(plan.jobs), 'evaluating') if progress else None
         _run_jobs(ex, plan.jobs, plan.deps, cfut, n, judging.done, bar)
         if bar: bar.close()
