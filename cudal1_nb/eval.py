@@ -1091,8 +1091,11 @@ def _oom(o)->bool: return not o.ok and 'out of memory' in (o.reason + o.log).low
 def _needs_compile(code:str)->bool: return any(s in code for s in ('load_inline', 'cpp_extension', 'load('))
 
 def _build_cost(code:str)->tuple:
-    "A guess at how long a program takes to build, for scheduling the longest builds first: CUDA sources, then length."
-    return ('cuda_sources' in code or '__global__' in code, len(code))
+    """A guess at how long a program takes to build, for scheduling the longest builds first: CUDA sources, then a
+    module it binds itself (`PYBIND11_MODULE` and no `functions=`: its C++ file has nothing to fail on, so the build goes
+    on to nvcc), then length."""
+    own = 'PYBIND11_MODULE' in code and not re.search(r'\bfunctions\s*=', code)
+    return ('cuda_sources' in code or '__global__' in code, own, len(code))
 
 # %% ../nbs/03_eval.ipynb #27b08549
 def ext_dir(code:str)->Path:
@@ -1197,7 +1200,7 @@ def _pch_job(cp:_Campaign,
             )->Job|None:
     "Step 1's first job: make the precompiled headers the campaign's builds will want (`cudal1_nb.pch.wanted`), if any are missing."
     if not cp.pch: return None
-    flags = wanted(cp.pch, cp.device == 'cuda', many=nbuilds > ncomp and cp.device == 'cuda')   # CPU programs mostly write their own headers: there, only flags built before
+    flags = wanted(cp.pch, cp.device == 'cuda', many=nbuilds > ncomp)
     return Job('cudal1_nb.pch:pch_job', {'root': cp.pch, 'flags': flags, 'cores': cp.build_cores, 'timeout': cp.cfg.compile_timeout},
                timeout=cp.cfg.compile_timeout + 60, label='precompiled header', env={**cp.arch, 'CUDA_VISIBLE_DEVICES': ''}) if flags else None
 

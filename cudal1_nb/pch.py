@@ -117,8 +117,8 @@ def make_pch(root, # the headers' folder
 def use_pch(root:str|None=None, # the headers' folder (default: `$CUDAL1_PCH`; empty: do nothing)
            )->bool:
     """In a sandbox job, before any program is loaded: wrap `load` and `load_inline` so every build gets `root/<key>` as
-    its first include folder (`pch_key` of its `build_flags`), and note each build's flags under `root/uses/<key>`
-    (`wanted` reads them). Returns whether it wrapped them."""
+    its first include folder (`pch_key` of its `build_flags`), and note the program's flags in `root/uses/<key>/<program>`
+    (its build cache folder's name, else the extension's): `wanted` counts programs per key. Returns whether it wrapped them."""
     root = os.environ.get(PCH_ENV, '') if root is None else root
     if not root: return False
     import torch.utils.cpp_extension as ce
@@ -126,13 +126,13 @@ def use_pch(root:str|None=None, # the headers' folder (default: `$CUDAL1_PCH`; e
         def build(*a, **kw):
             flags = build_flags(fn, a, kw)
             if flags is not None:
-                key = pch_key(flags)
-                try:
-                    (Path(root)/'uses').mkdir(parents=True, exist_ok=True)
-                    with open(Path(root)/'uses'/key, 'a') as f: f.write(json.dumps(flags) + '\n')
-                except OSError: pass
                 import inspect
-                ba = inspect.signature(fn).bind(*a, **kw)
+                ba, key = inspect.signature(fn).bind(*a, **kw), pch_key(flags)
+                prog = Path(os.environ['TORCH_EXTENSIONS_DIR']).name if os.environ.get('TORCH_EXTENSIONS_DIR') else str(ba.arguments.get('name'))
+                try:   # one file per program (a job's build cache folder is its program's), however many processes load it
+                    d = Path(root)/'uses'/key; d.mkdir(parents=True, exist_ok=True)
+                    (d/prog).write_text(json.dumps(flags))
+                except OSError: pass
                 ba.arguments['extra_include_paths'] = [str(Path(root)/key)] + list(flags['extra_include_paths'])
                 a, kw = ba.args, ba.kwargs
             return fn(*a, **kw)
@@ -145,20 +145,20 @@ def use_pch(root:str|None=None, # the headers' folder (default: `$CUDAL1_PCH`; e
 def wanted(root, # the headers' folder
            cuda:bool, # the campaign's device is CUDA (its programs' default flags have CUDA sources)
            many:bool, # the campaign has more builds than build workers (a header made first serves the later ones)
-           min_uses:int=2, # flags need this many earlier builds under `root` to be wanted otherwise
+           min_uses:int=2, # other flags: built by this many programs before under `root`
            most:int=3, # at most this many headers besides the default
           )->list:
-    """The flags whose header a campaign should make first, of those not made yet: the device's default flags if `many`
-    or used `min_uses` times before, then the most used other flags (`min_uses` times at least)."""
-    uses = {}
-    for f in (Path(root)/'uses').glob('*') if (Path(root)/'uses').is_dir() else []:
-        try: lines = f.read_text().splitlines()
-        except OSError: continue
-        try: uses[f.name] = (len(lines), json.loads(lines[0]))
-        except (ValueError, IndexError): continue
-    d = default_flags(cuda)
-    out = [d] if many or uses.get(pch_key(d), (0,))[0] >= min_uses else []
-    out += [fl for n, fl in sorted(uses.values(), key=lambda u: -u[0]) if n >= min_uses and fl != d][:most]
+    """The flags whose header a campaign should make first, of those not made yet: none unless `many`; then on CUDA the
+    default flags, and the flags most programs built with before (`min_uses` at least)."""
+    if not many: return []
+    uses = []
+    for d in (Path(root)/'uses').iterdir() if (Path(root)/'uses').is_dir() else []:
+        progs = sorted(d.iterdir()) if d.is_dir() else []
+        if len(progs) < min_uses: continue
+        try: uses.append((len(progs), json.loads(progs[0].read_text())))
+        except (OSError, ValueError): continue
+    out = [default_flags(True)] if cuda else []
+    out += [fl for _, fl in sorted(uses, key=lambda u: -u[0]) if fl not in out][:most]
     return [fl for fl in out if not header_path(root, fl).exists()]
 
 # %% ../nbs/00c_pch.ipynb #ba7c903a
