@@ -14,4 +14,4 @@ rc=$?
 echo "audit exit $rc, wall $(( $(date +%s) - start )) s"
 tail -n 3 "$out.log"
 ev=$(ls "$out"/evals.jsonl "$out"/evals.partial.jsonl 2>/dev/null | head -1)
-[ -n "$ev" ] && echo "$(wc -l < "$ev") results in $ev" && python3 benchmarks/audit_timeline.py "$ev" | head -25
+[ -n "$ev" ] && echo "$(wc -l < "$ev") results in $ev" && python3 benchmarks/audit_timeline.py "$ev" | sed -n 1,25p
