@@ -875,6 +875,7 @@ def cand_job(p:dict)->dict:
     snap = _snapshot()   # before any candidate code: checked after its import, construction and every call
     _phase(res, 'reference')
     lock = _DeviceLock(p['lock'], p['device'])
+    use_pch()   # before the reference too: every load passes torch the build arguments its compile job used, so torch rebuilds nothing
     ref_mod = load_program(p['ref'], 'reference')
     sys.modules.pop('reference', None)   # the candidate cannot `import reference` (C3: run the reference as its own)
     init = ref_mod.get_init_inputs()
@@ -916,7 +917,6 @@ def cand_job(p:dict)->dict:
     @contextlib.contextmanager
     def building():   # a build's time is not the candidate's call's (and on CUDA it runs without the device lock)
         with dog.paused(), (lock.released() if dev.type == 'cuda' else contextlib.nullcontext()): yield
-    use_pch()   # as its compile job built it: the same build arguments, so torch loads that build
     res['builds'] = _watch_builds(_read_builds(os.environ.get('TORCH_EXTENSIONS_DIR', '')), around=building, cores=p.get('build_cores'))
     if _COMPILES.search(p['code']): res['compiles'] = _watch_compiles(building, p.get('build_cores'))   # Inductor's compiles, as builds
     try:

@@ -297,3 +297,26 @@ def test_known_ratio_candidates_and_table():
     rows = [dict(bucket='< 0.3 ms', kind='same', speedup=s, paired=s) for s in (0.98, 1.0, 1.06)]
     line = kr.table(rows).splitlines()[1].split()
     assert line[3:6] == ['same', '3', '2.0%'] and line[6] == '6.0%', line
+
+
+REF_BUILDS = '''import torch, torch.nn as nn
+from torch.utils.cpp_extension import load_inline
+_ext = load_inline('cudal1_test_refext', 'torch::Tensor twice(torch::Tensor x) { return x * 2; }', functions=['twice'])
+class Model(nn.Module):
+    def forward(self, x): return _ext.twice(x)
+def get_inputs(): return [torch.randn(256)]
+def get_init_inputs(): return []
+'''
+
+
+def test_reference_that_builds_is_built_once(base_dir):
+    """A reference that builds an extension at import, and a candidate that builds one too: the candidate's compile job
+    and its candidate job both load the reference in the candidate's build cache, and must pass torch the same build
+    arguments (the precompiled header's include folder too), or the candidate job rebuilds the reference's extension."""
+    from cudal1_nb.core import Task
+    t = Task('mine', 1, 1, 'twice_ext', REF_BUILDS)
+    c = Candidate(t.id, REF_BUILDS.replace('cudal1_test_refext', 'cudal1_test_candext').replace('class Model(', 'class ModelNew('), name='own-ext')
+    r = evaluate(t, [c], cfg=CFG)[0]
+    assert r.verdict == 'ok', r.reason
+    log = (ext_dir(c.code)/'cudal1_test_refext'/'.ninja_log').read_text().splitlines()
+    assert sum('\tmain.o\t' in l for l in log) == 1, log   # main.o compiled once (a rebuilt reference: twice, and the job may time out)
