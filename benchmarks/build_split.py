@@ -14,6 +14,7 @@ import argparse, json, os, re, shlex, statistics, subprocess, sys, tempfile, tim
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
 from cudal1_nb.analysis import percentile
+from cudal1_nb.pch import ninja_vars, real_header
 
 
 def ninja_times(log:Path)->list:
@@ -33,7 +34,7 @@ def kind(target:str)->str:
 def cpp_command(build_dir:Path)->tuple|None:
     "(compiler, flags before the file, the C++ source, flags after) of the `main.o` compile in `build.ninja`."
     text = (build_dir/'build.ninja').read_text()
-    var = dict(re.findall(r'^(\w+) = (.*)$', text, re.M))
+    var = ninja_vars(text)
     m = re.search(r'^build main\.o: compile (\S+)', text, re.M)
     if not m or 'cxx' not in var: return None
     return var['cxx'], shlex.split(var.get('cflags', '')), m.group(1), shlex.split(var.get('post_cflags', ''))
@@ -62,8 +63,7 @@ def main(argv=None):
         out['split'][k] = dict(n=len(v), median=statistics.median(v), p90=p90, sum=sum(v))
         print(f"{k:6} {len(v):>4} {statistics.median(v):>9.1f} {p90:>7.1f} {sum(v):>8.1f}")
     if a.pch:
-        import torch.utils.cpp_extension as ce
-        head = Path(ce.include_paths()[0])/'torch'/'extension.h'
+        head = real_header()
         rows, made = [], {}
         with tempfile.TemporaryDirectory() as tmp:
             for log in logs[:a.pch]:

@@ -11,8 +11,8 @@ import os, re, json, time, shlex, fcntl, shutil, hashlib, tempfile, subprocess, 
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['PCH_ENV', 'build_flags', 'pch_key', 'default_flags', 'header_command', 'header_path', 'make_pch', 'use_pch', 'wanted',
-           'pch_job']
+__all__ = ['PCH_ENV', 'build_flags', 'pch_key', 'default_flags', 'real_header', 'ninja_vars', 'header_command', 'header_path',
+           'make_pch', 'use_pch', 'wanted', 'pch_job']
 
 # %% ../nbs/00c_pch.ipynb #35b821d8
 PCH_ENV = 'CUDAL1_PCH'   # in a job's environment: the folder of the headers (unset or empty: no header is used)
@@ -23,8 +23,11 @@ def build_flags(fn, # `torch.utils.cpp_extension.load` or `load_inline` (their u
                )->dict|None:
     "The flags of a `load`/`load_inline` call that pick its header (`pch_key`); None where they can't be read (then it gets none)."
     import inspect
-    try: ba = inspect.signature(fn).bind(*args, **kwargs)
+    try: return _bound_flags(inspect.signature(fn).bind(*args, **kwargs))
     except (TypeError, ValueError): return None
+
+def _bound_flags(ba)->dict|None:
+    "`build_flags` of a call's `inspect.BoundArguments`."
     a = ba.arguments
     if a.get('no_implicit_headers'): return None   # torch/extension.h is not its first line: no header would be used
     cf, inc = a.get('extra_cflags') or [], a.get('extra_include_paths') or []
@@ -62,6 +65,15 @@ def default_flags(cuda:bool, # the build has CUDA sources
     return dict(extra_cflags=[], extra_include_paths=[], with_cuda=bool(cuda), is_standalone=False)
 
 # %% ../nbs/00c_pch.ipynb #9fba3dff
+def real_header()->Path:
+    "torch's own `torch/extension.h`, the header that is precompiled."
+    import torch.utils.cpp_extension as ce
+    return Path(ce.include_paths()[0])/'torch'/'extension.h'
+
+def ninja_vars(text:str)->dict:
+    "The top-level variables (`cxx`, `cflags`, `post_cflags`, ...) of a `build.ninja` as torch writes it."
+    return dict(re.findall(r'^(\w+) = (.*)$', text, re.M))
+
 def header_command(flags:dict, # `build_flags`
                    out:str, # the header file to write (`.../torch/extension.h.gch`)
                   )->list:
@@ -70,15 +82,14 @@ def header_command(flags:dict, # `build_flags`
     compile rule's flags are taken from it, without `-DTORCH_EXTENSION_NAME` and with the header's folder as the build's
     first include folder, as `use_pch` gives it."""
     import inspect, torch.utils.cpp_extension as ce
-    head = Path(ce.include_paths()[0])/'torch'/'extension.h'
     with tempfile.TemporaryDirectory() as d:
         kw = dict(path=os.path.join(d, 'build.ninja'), name='pch', sources=[os.path.join(d, 'main.cpp')], extra_cflags=flags['extra_cflags'],
                   extra_cuda_cflags=[], extra_sycl_cflags=[], extra_ldflags=[], extra_include_paths=[str(Path(out).parents[1])] + flags['extra_include_paths'],
                   with_cuda=flags['with_cuda'], with_sycl=False, is_standalone=flags['is_standalone'])
         ce._write_ninja_file_to_build_library(**{k: v for k, v in kw.items() if k in inspect.signature(ce._write_ninja_file_to_build_library).parameters})
-        var = dict(re.findall(r'^(\w+) = (.*)$', Path(kw['path']).read_text(), re.M))
+        var = ninja_vars(Path(kw['path']).read_text())
     flags_ = shlex.split(var.get('cflags', '')) + shlex.split(var.get('post_cflags', ''))
-    return shlex.split(var.get('cxx', 'c++')) + ['-x', 'c++-header', str(head), '-o', out] + [f for f in flags_ if not f.startswith('-DTORCH_EXTENSION_NAME')]
+    return shlex.split(var.get('cxx', 'c++')) + ['-x', 'c++-header', str(real_header()), '-o', out] + [f for f in flags_ if not f.startswith('-DTORCH_EXTENSION_NAME')]
 
 # %% ../nbs/00c_pch.ipynb #49973772
 def header_path(root, # the headers' folder
@@ -94,7 +105,8 @@ def make_pch(root, # the headers' folder
     """Make the header for `flags` under `root` unless it exists: compiled to a temporary file, then renamed into place
     (a build that looks meanwhile finds none or the whole file), with a link to the real header beside it. Holds
     `root/<key>.lock`, so a second maker waits and then finds it made. Returns {key, made (this call made it), seconds, error}."""
-    out, key, t0 = header_path(root, flags), pch_key(flags), time.time()
+    out, t0 = header_path(root, flags), time.time()
+    key = out.parents[1].name
     out.parent.mkdir(parents=True, exist_ok=True)
     with open(Path(root)/f'{key}.lock', 'w') as lk:
         fcntl.flock(lk, fcntl.LOCK_EX)
@@ -105,7 +117,7 @@ def make_pch(root, # the headers' folder
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
             if p.returncode: return dict(key=key, made=False, seconds=round(time.time() - t0, 2), error=(p.stderr.strip().splitlines() or ['?'])[-1][:300])
             link = out.with_name('extension.h')   # the header itself beside it: a program that includes it again
-            if not link.is_symlink(): link.symlink_to(cmd[cmd.index('c++-header') + 1])   # (#pragma once) makes gcc look for the file the header came from
+            if not link.is_symlink(): link.symlink_to(real_header())   # (#pragma once) makes gcc look for the file the header came from
             os.replace(tmp, out)
             (out.parent.parent/'made.json').write_text(json.dumps(dict(flags=flags, seconds=round(time.time() - t0, 2), at=round(time.time(), 3))))
         except (OSError, ValueError, subprocess.SubprocessError) as e:
@@ -124,10 +136,12 @@ def use_pch(root:str|None=None, # the headers' folder (default: `$CUDAL1_PCH`; e
     import torch.utils.cpp_extension as ce
     def wrap(fn):
         def build(*a, **kw):
-            flags = build_flags(fn, a, kw)
+            import inspect
+            try: ba = inspect.signature(fn).bind(*a, **kw)
+            except (TypeError, ValueError): ba = None   # torch raises its own error
+            flags = _bound_flags(ba) if ba is not None else None
             if flags is not None:
-                import inspect
-                ba, key = inspect.signature(fn).bind(*a, **kw), pch_key(flags)
+                key = pch_key(flags)
                 prog = Path(os.environ['TORCH_EXTENSIONS_DIR']).name if os.environ.get('TORCH_EXTENSIONS_DIR') else str(ba.arguments.get('name'))
                 try:   # one file per program (a job's build cache folder is its program's), however many processes load it
                     d = Path(root)/'uses'/key; d.mkdir(parents=True, exist_ok=True)
