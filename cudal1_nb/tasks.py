@@ -148,7 +148,12 @@ def filter_tasks(tasks:list, levels=None, ids=None, limit:int|None=None)->list:
     return tasks[:limit] if limit else tasks
 
 # %% ../nbs/01_tasks.ipynb #8ee8307b
-HELD_OUT = {'minibench': ('minibench/L1/2', 'minibench/L1/3', 'minibench/L2/2', 'minibench/L2/8', 'minibench/L3/7', 'minibench/L3/8')}
+HELD_OUT = {'minibench': ('minibench/L1/2', 'minibench/L1/3', 'minibench/L2/2', 'minibench/L2/8', 'minibench/L3/7', 'minibench/L3/8'),
+            'kernelbench': tuple(f'kernelbench/L{lv}/{n}' for lv, ns in {
+                1: (6, 13, 15, 17, 20, 23, 24, 30, 32, 36, 45, 50, 51, 59, 80, 85, 90, 91, 94, 96),
+                2: (4, 21, 23, 25, 32, 35, 41, 44, 48, 50, 51, 52, 58, 64, 78, 83, 84, 88, 90, 99),
+                3: (10, 16, 20, 22, 23, 30, 31, 42, 47, 50),
+            }.items() for n in ns)}
 SPLITS = ('train', 'held-out', 'all')
 
 def split_of(task_id:str)->str:

@@ -55,3 +55,18 @@ def test_cuda_l1_release_tasks_validate():
     rows = _rows(r.stdout)
     assert len(rows) == 20 and all(x['status'] == 'ok' for x in rows), [x for x in rows if x['status'] != 'ok']
     assert rows[0]['name'] == 'Square_matrix_multiplication_' and rows[0]['inputs'] == ['float32[2048, 2048]'] * 2
+
+
+def test_release_tasks_have_the_kernelbench_held_out_split():
+    "Every CUDA-L1 release holds KernelBench's 250 tasks under KernelBench's ids, so the frozen held-out split applies to them: 20 % of each level."
+    from collections import Counter
+    from cudal1_nb.tasks import read_source, split_tasks
+    for gpu in ('h100', 'a100'):
+        ts, bad = read_source(shared_file('data', 'cuda-l1', f'{gpu}.jsonl'))
+        assert len(ts) == 250 and not bad
+        ho = split_tasks(ts, 'held-out')
+        assert Counter(t.level for t in ho) == {1: 20, 2: 20, 3: 10}, gpu
+        assert len(split_tasks(ts, 'train')) == 200
+        try: split_tasks(ts, 'train', [ho[0].id])
+        except ValueError as e: assert "not in the 'train' split" in str(e)
+        else: raise AssertionError('a held-out task was accepted for training')
