@@ -7,13 +7,14 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/cli.html.md"""
 
 # %% ../nbs/90_cli.ipynb #040b7c4c
 from __future__ import annotations
-import os, sys, json, argparse, contextlib
+import os, sys, json, argparse, contextlib, textwrap
 from pathlib import Path
 from .core import print_table
 
 # %% auto #0
-__all__ = ['cmd_tasks', 'cmd_download', 'cmd_store', 'cmd_run', 'cmd_stage', 'cmd_eval', 'cmd_audit', 'baseline_aliases',
-           'resolve_baselines', 'cmd_report', 'build_parser', 'main']
+__all__ = ['P_HELP', 'SELECT_HELP', 'BASELINES_HELP', 'DEVICE_HELP', 'cmd_tasks', 'cmd_download', 'cmd_store', 'print_fields',
+           'cmd_run', 'cmd_stage', 'cmd_eval', 'cmd_audit', 'baseline_aliases', 'resolve_baselines', 'cmd_report',
+           'version_text', 'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #18f56540
 def _csv_ints(s): return [int(x) for x in s.split(',') if x.strip()] if s else None
@@ -75,32 +76,41 @@ def _headline(rows:list, out)->int:
         s = r['summary'] or {}
         if r['stage'] == 'report':
             print(f"\nreport: {s.get('report')}", file=out)
-            for k, v in (s.get('headline') or {}).items(): print(f"  {k}: {json.dumps(v)}", file=out)
+            for line in s.get('headline_text') or [f"{k}: {json.dumps(v)}" for k, v in (s.get('headline') or {}).items()]: print(f"  {line}", file=out)
         if r['stage'] == 'evaluate' and (s.get('tasks_ok') != s.get('tasks') or s.get('variants_ok') != s.get('variants')): rc = 1
     return rc
 
+def print_fields(chain:tuple, out=None):
+    "Every config field of the stages in `chain`: name, type, default and what it sets."
+    from cudal1_nb.pipeline import REGISTRY
+    for st in chain:
+        print(f"{st}: {REGISTRY[st].doc}\n  fields of {REGISTRY[st].config.rsplit('.', 1)[1]} (-p KEY VALUE, or -p {st}.KEY VALUE in a chain):", file=out or sys.stdout)
+        print_table([dict(f, default=repr(f['default'])) for f in REGISTRY[st].field_docs()], ['name', 'type', 'default', 'doc'], out=out or sys.stdout)
+
 def cmd_run(a)->int:
+    "`cudal1 run` and `cudal1 stage`: plan (and so check) every stage, then run the chain; an existing `--run-dir` is resumed."
     from cudal1_nb.pipeline import chain_of, plan_chain, run_chain
     from cudal1_nb.core import new_run_dir
-    chain = chain_of(a.stages)
+    stage = a.cmd == 'stage'
+    chain = chain_of(a.name if stage else a.stages)
+    if a.fields: print_fields(chain); return 0
     plan = plan_chain(chain, _params(None, a.config), _params(a.param, None), profile=a.profile)   # everything checked before anything runs
-    pdir = Path(a.run_dir) if a.run_dir else new_run_dir('pipeline')
-    print(f"pipeline run directory: {pdir}", file=sys.stderr, flush=True)
+    pdir = Path(a.run_dir) if a.run_dir else None if stage else new_run_dir('pipeline')   # `stage` alone: a fresh run directory per stage
+    if pdir: print(f"pipeline run directory: {pdir}", file=sys.stderr, flush=True)
     try: res = run_chain(chain, plan, pdir, progress=sys.stderr.isatty())
     except RuntimeError as e:
-        print(f"cudal1 run: {e}\nthe same command with --run-dir {pdir} resumes", file=sys.stderr); return 1
+        print(f"cudal1 {a.cmd}: {e}\n" + (f"the same command with --run-dir {pdir} resumes" if pdir else
+              "with --run-dir DIR a stopped chain resumes (complete stages skipped)"), file=sys.stderr); return 1
+    if stage:
+        for r in res['stages']: print(f"{r['stage']}: {json.dumps(r['summary'])}")
+        return 0
     print(f"pipeline run {pdir}: {len(chain)} stages in {res['seconds']:.0f} s")
     return _headline(res['stages'], sys.stdout)
 
 # %% ../nbs/90_cli.ipynb #d7c4772d
 def cmd_stage(a)->int:
-    from cudal1_nb.pipeline import chain_of, plan_chain, run_chain
-    chain = chain_of(a.name)
-    plan = plan_chain(chain, _params(None, a.config), _params(a.param, None))
-    try: res = run_chain(chain, plan, None, progress=sys.stderr.isatty())
-    except RuntimeError as e: print(f"cudal1 stage: {e}", file=sys.stderr); return 1
-    for r in res['stages']: print(f"{r['stage']}: {json.dumps(r['summary'])}")
-    return 0
+    "`cudal1 stage NAME`: `cudal1 run --stages NAME` with the stage configs' own defaults and, without `--run-dir`, a fresh run directory per stage."
+    return cmd_run(a)
 
 # %% ../nbs/90_cli.ipynb #d1a3356a
 def _task_from_file(path:str):
@@ -115,9 +125,15 @@ def _task_from_file(path:str):
 def _eval_cfg(a):
     from cudal1_nb.eval import EvalConfig
     d = _params(a.param, None)
-    if a.baselines: d['baselines'] = _csv(a.baselines)
+    if a.baselines: d['baselines'] = resolve_baselines(_csv(a.baselines))
     if getattr(a, 'policy', None): d['policy'] = a.policy
     return EvalConfig.from_params(d)
+
+def _device(a)->str:
+    "`--device`: 'auto' is cuda when this machine has a GPU torch can use, else cpu."
+    if a.device != 'auto': return a.device
+    import torch
+    return 'cuda' if torch.cuda.is_available() else 'cpu'
 
 def _maybe_store(a):
     "The variant store when `--store` or `--db` was given, else a do-nothing context giving None."
@@ -144,7 +160,7 @@ def cmd_eval(a)->int:
         if not p.is_file(): raise FileNotFoundError(f"{f}: no such file")
         cands.append(Candidate(task.id, p.read_text(), name=p.name, origin='cli'))
     with _maybe_store(a) as st:
-        res = evaluate(task, cands, device=a.device, cfg=cfg, progress=not a.json and sys.stderr.isatty() and len(cands) > 1, store=st)
+        res = evaluate(task, cands, device=_device(a), cfg=cfg, progress=not a.json and sys.stderr.isatty() and len(cands) > 1, store=st)
     for c, r in zip(cands, res):
         if a.json: print(json.dumps(_eval_line(c, r)))
         else: print(f"{c.name}: {r.verdict}  " + '  '.join(f"{b} {s:.3g}x" for b, s in r.speedups.items() if s) + f"  {' '.join(r.flags)}  {r.reason}")
@@ -159,7 +175,7 @@ def cmd_audit(a)->int:
     else:
         if a.resume and not a.db: raise SystemExit("cudal1 audit: --resume needs --db STORE (the store the interrupted audit recorded into)")
         with _maybe_store(a) as st:
-            s = audit(a.release, device=a.device, cfg=_eval_cfg(a), levels=_csv_ints(a.levels), ids=_csv(a.ids), limit=a.limit,
+            s = audit(a.release, device=_device(a), cfg=_eval_cfg(a), levels=_csv_ints(a.levels), ids=_csv(a.ids), limit=a.limit,
                       out_dir=a.out, store=st, progress=sys.stderr.isatty(), show=not a.json, resume=a.resume)
     if a.json:
         for r in s['rows']: print(json.dumps(r))
@@ -188,73 +204,146 @@ def resolve_baselines(names:list|None, # baseline names as typed (None: all)
 # %% ../nbs/90_cli.ipynb #bfa44959
 def cmd_report(a)->int:
     from cudal1_nb.analysis import report, format_report, report_html
-    try: bs = resolve_baselines(_csv(a.baseline))
+    try: bs = resolve_baselines(_csv(a.baselines))
     except ValueError as e: print(f"cudal1 report: {e}", file=sys.stderr); return 2
     rep = report(a.sources, baselines=bs)
-    if a.html:
-        Path(a.html).parent.mkdir(parents=True, exist_ok=True)
-        Path(a.html).write_text(report_html(rep))
+    if a.out:
+        Path(a.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(a.out).write_text(report_html(rep))
     if a.json:
         for r in rep['rows']: print(json.dumps({k: v for k, v in r.items() if k != 'kind'}))
     else: print(format_report(rep))
     return 0
 
 # %% ../nbs/90_cli.ipynb #fc967af2
+class _Help(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
+    "Help that shows every option's default (where it has one) and keeps the epilog's lines as written."
+    def _get_help_string(self, action):
+        if action.default in (None, False, argparse.SUPPRESS) or '%(default)' in (action.help or ''): return action.help
+        return super()._get_help_string(action)
+
+class _Renamed(argparse.Action):
+    "An earlier spelling of an option: still works, stores into the new option's place, and says the new name on stderr."
+    def __init__(self, option_strings, dest, new:str='', **kw):
+        self.new = new
+        super().__init__(option_strings, dest, default=argparse.SUPPRESS, help=f"deprecated spelling of {new}", **kw)
+    def __call__(self, parser, ns, values, option_string=None):
+        print(f"cudal1: warning: {option_string} is deprecated, use {self.new}", file=sys.stderr)
+        setattr(ns, self.dest, values)
+
+def version_text()->str:
+    "What `cudal1 --version` prints: the package's version and the harness's (`cudal1_nb.eval.harness_version`), which judged a result."
+    from cudal1_nb import __version__
+    from cudal1_nb.eval import harness_version
+    return f"cudal1_nb {__version__} (harness {harness_version()})"
+
+class _Version(argparse.Action):
+    def __call__(self, parser, ns, values, option_string=None): print(version_text()); parser.exit()
+
+def _stages_epilog()->str:
+    "The stages, chains and profiles `run` and `stage` accept, one line each."
+    from cudal1_nb.pipeline import REGISTRY, CHAINS, PROFILE_DOCS
+    w = max(map(len, [*REGISTRY, *CHAINS, *PROFILE_DOCS]))
+    return ('stages:\n' + ''.join(f"  {n:<{w}}  {s.doc}\n" for n, s in REGISTRY.items()) +
+            'chains:\n' + ''.join(f"  {n:<{w}}  {' -> '.join(c)}\n" for n, c in CHAINS.items()) +
+            'profiles:\n' + ''.join(f"  {n:<{w}}  {d}\n" for n, d in PROFILE_DOCS.items()) +
+            "`--fields` lists a stage's config fields (what -p sets), with types, defaults and docs.")
+
+def _profile(s:str)->str:
+    from cudal1_nb.pipeline import profile_name
+    try: return profile_name(s)
+    except ValueError as e: raise argparse.ArgumentTypeError(str(e)) from None
+
+P_HELP = "set a config field: KEY VALUE (VALUE read as JSON when it parses, else as a string); repeatable"
+SELECT_HELP = dict(levels='only these levels, comma-separated, e.g. 1,2', ids='only these task ids, comma-separated, e.g. L1/3,L2/7',
+                   limit='at most this many tasks')
+BASELINES_HELP = ("comma-separated baselines: eager, torch_compile, torch_compile_ro, cuda_graph, cudnn, or the paper's and "
+                  "release files' names for them (default, torch_compile_reduce_overhead, score_eager, ...)")
+DEVICE_HELP = "where programs run: 'auto' is cuda when torch sees a GPU, else cpu"
+
+def _add_baselines(q, extra:str=''):
+    q.add_argument('--baselines', help=BASELINES_HELP + extra)
+    q.add_argument('--baseline', dest='baselines', action=_Renamed, new='--baselines')
+
+def _add_chain_options(q, profile:str):
+    q.add_argument('-p', '--param', nargs=2, action='append', metavar=('KEY', 'VALUE'),
+                   help=P_HELP + ": STAGE.KEY sets one stage's field, KEY every stage of the chain that has it")
+    q.add_argument('--config', help='a JSON file: one section per stage, or flat fields (given to every stage that has them)')
+    q.add_argument('--run-dir', help='one pipeline run directory for the chain; an existing one is resumed: complete, intact stages '
+                   'with an unchanged config are skipped, rl continues from its last checkpoint' +
+                   ('' if profile == 'cpu-demo' else " (default: a fresh run directory per stage, under BASE/runs/STAGE)"))
+    q.add_argument('--profile', type=_profile, default=profile, choices=['cpu-demo', 'stage-defaults'],
+                   help='the settings under the config file and -p (see profiles below; the earlier names embedded and none are accepted)')
+    q.add_argument('--fields', action='store_true', help="list the config fields of the stages and exit")
+
 def build_parser()->argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog='cudal1', description='cudal1_nb: trustworthy kernel-speedup rewards, training stages and analysis.')
-    sub = p.add_subparsers(dest='cmd', required=True)
-    t = sub.add_parser('tasks', help='validate and list the tasks of a source')
+    "The `cudal1` parser: every subcommand, and every option with its help and default."
+    p = argparse.ArgumentParser(prog='cudal1', formatter_class=_Help,
+                                description='cudal1_nb: trustworthy kernel-speedup rewards, training stages and analysis.')
+    p.add_argument('--version', action=_Version, nargs=0, default=argparse.SUPPRESS, help='print the package and harness versions and exit')
+    sub = p.add_subparsers(dest='cmd', required=True, metavar='COMMAND', title='commands')
+    cmd = lambda name, help, **kw: sub.add_parser(name, help=help, description=textwrap.fill(help, 100), formatter_class=_Help, **kw)
+    t = cmd('tasks', 'validate and list the tasks of a source')
     t.add_argument('source', help="a directory of levelN/ folders, a CUDA-L1 release .jsonl, 'minibench', 'kernelbench' or 'cuda-l1:GPU'")
     t.add_argument('--json', action='store_true', help='one JSON object per task per line')
-    t.add_argument('--levels', help='comma-separated levels, e.g. 1,2'); t.add_argument('--ids', help='comma-separated task ids, e.g. L1/3,L2/7')
-    t.add_argument('--limit', type=int); t.add_argument('--suite', help='suite name for a directory source')
-    t.add_argument('--timeout', type=float, default=120, help='seconds per task'); t.add_argument('--workers', type=int)
+    for k in ('levels', 'ids'): t.add_argument(f'--{k}', help=SELECT_HELP[k])
+    t.add_argument('--limit', type=int, help=SELECT_HELP['limit'])
+    t.add_argument('--suite', help='suite name for a directory source (default: the folder name)')
+    t.add_argument('--timeout', type=float, default=120, help='seconds per task')
+    t.add_argument('--workers', type=int, help='parallel sandbox workers (default: one per CPU core)')
     t.set_defaults(fn=cmd_tasks)
-    d = sub.add_parser('download', help='fetch the CUDA-L1 release or KernelBench into the cache')
-    d.add_argument('what', choices=['cuda-l1', 'kernelbench'])
-    d.add_argument('--gpus', help='comma-separated: a100,h100,l40,3090,h20,baseline_cuda_graph,baseline_cudnn')
-    d.add_argument('--base-url'); d.add_argument('--url'); d.add_argument('--force', action='store_true')
+    d = cmd('download', 'fetch the CUDA-L1 release or KernelBench into the cache (BASE/downloads)')
+    d.add_argument('what', choices=['cuda-l1', 'kernelbench'], help="cuda-l1: the released kernels per GPU; kernelbench: the task files")
+    d.add_argument('--gpus', help='cuda-l1: comma-separated, of a100,h100,l40,3090,h20,baseline_cuda_graph,baseline_cudnn (default: the five GPUs)')
+    d.add_argument('--base-url', help='cuda-l1: the raw root of the release repository (default: $CUDAL1_CUDAL1_URL or GitHub)')
+    d.add_argument('--url', help="kernelbench: the tarball's URL (default: $CUDAL1_KERNELBENCH_URL or GitHub's main branch)")
+    d.add_argument('--force', action='store_true', help='fetch again even when cached')
     d.set_defaults(fn=cmd_download)
-    s = sub.add_parser('store', help='the variant store (SQLite)')
+    s = cmd('store', 'the variant store (SQLite): import, export, counts')
     s.add_argument('--db', help='database file (default: BASE/store.sqlite)')
-    ss = s.add_subparsers(dest='store_cmd', required=True)
-    i = ss.add_parser('import', help='import CUDA-L1 release JSONL files'); i.add_argument('files', nargs='+')
-    e = ss.add_parser('export', help='export an imported release back to JSONL'); e.add_argument('name', help="e.g. cuda-l1:h100"); e.add_argument('out')
-    st = ss.add_parser('stats', help='counts of tasks, candidates, evaluations'); st.add_argument('--json', action='store_true')
+    ss = s.add_subparsers(dest='store_cmd', required=True, metavar='STORE_COMMAND', title='store commands')
+    i = ss.add_parser('import', help='import CUDA-L1 release JSONL files', formatter_class=_Help)
+    i.add_argument('files', nargs='+', help='release .jsonl files (see `cudal1 download cuda-l1`)')
+    e = ss.add_parser('export', help='export an imported release back to JSONL', formatter_class=_Help)
+    e.add_argument('name', help="the release's name in the store, e.g. cuda-l1:h100"); e.add_argument('out', help='the .jsonl file to write')
+    st = ss.add_parser('stats', help='counts of tasks, candidates, evaluations', formatter_class=_Help)
+    st.add_argument('--json', action='store_true', help='one line of JSON')
     s.set_defaults(fn=cmd_store)
-    ev = sub.add_parser('eval', help='evaluate candidate programs against a reference program')
+    ev = cmd('eval', 'evaluate candidate programs against a reference program with the harness')
     ev.add_argument('ref', help='the reference program (class Model, get_inputs, get_init_inputs)')
     ev.add_argument('cands', nargs='+', help='candidate programs (class ModelNew)')
-    au = sub.add_parser('audit', help='re-measure a CUDA-L1 release file on this machine')
+    au = cmd('audit', 're-measure a CUDA-L1 release file on this machine')
     au.add_argument('release', help='a release .jsonl file (see `cudal1 download cuda-l1`)')
-    au.add_argument('--levels'); au.add_argument('--ids'); au.add_argument('--limit', type=int); au.add_argument('--out', help='output folder')
+    for k in ('levels', 'ids'): au.add_argument(f'--{k}', help=SELECT_HELP[k])
+    au.add_argument('--limit', type=int, help=SELECT_HELP['limit'])
+    au.add_argument('--out', help='output folder (default: a new run directory under BASE/runs/audit)')
     au.add_argument('--from-evals', metavar='EVALS', nargs='+', help="measure nothing: write the tables from an audit's evals.jsonl (or evals.partial.jsonl; several for an audit done in parts)")
     au.add_argument('--policy', help="the anti-cheat policy: 'strict' (default) or 'audit' (only dynamic evidence rejects); with --from-evals, the saved results are judged again under it")
     au.add_argument('--resume', action='store_true', help='with --db: programs the store already has a result for (this GPU, this harness version) are not measured again, e.g. after an interrupted audit')
     for q in (ev, au):
-        q.add_argument('--device', choices=['cpu', 'cuda'], default='cpu' if q is ev else 'cuda')
+        q.add_argument('--device', choices=['auto', 'cpu', 'cuda'], default='auto', help=DEVICE_HELP)
         q.add_argument('--json', action='store_true', help='one JSON object per line')
-        q.add_argument('--baselines', help='comma-separated: eager,torch_compile,torch_compile_ro,cuda_graph')
-        q.add_argument('--store', action='store_true', help='record results in the variant store'); q.add_argument('--db', help='store path (implies --store)')
-        q.add_argument('-p', '--param', nargs=2, action='append', metavar=('KEY', 'VALUE'), help='override an EvalConfig field')
+        _add_baselines(q, ' (default: the harness config\'s)')
+        q.add_argument('--store', action='store_true', help='record results in the variant store (BASE/store.sqlite)')
+        q.add_argument('--db', help='record results in this store file (implies --store)')
+        q.add_argument('-p', '--param', nargs=2, action='append', metavar=('KEY', 'VALUE'), help=P_HELP + ": a field of the harness's EvalConfig, e.g. -p timeout 60")
     ev.set_defaults(fn=cmd_eval); au.set_defaults(fn=cmd_audit)
-    rp = sub.add_parser('report', help='speedup tables (the paper\'s statistics and honest ones) of release files and audit results')
+    rp = cmd('report', "speedup tables (the paper's statistics and honest ones) of release files and audit results")
     rp.add_argument('sources', nargs='+', help='CUDA-L1 release files (h100.jsonl ...) and/or audit evals.jsonl files')
-    rp.add_argument('--baseline', help='comma-separated: eager,torch_compile,torch_compile_ro,cuda_graph,cudnn or the paper\'s names (default, torch_compile_default, torch_compile_reduce_overhead...); default: all a source has')
+    _add_baselines(rp, ' (default: every baseline a source has)')
     rp.add_argument('--json', action='store_true', help='one JSON object per GPU x level x baseline row')
-    rp.add_argument('--html', metavar='OUT', help='also write the tables as an HTML page')
+    rp.add_argument('--out', help='also write the tables as an HTML page to this file')
+    rp.add_argument('--html', dest='out', action=_Renamed, new='--out')
     rp.set_defaults(fn=cmd_report)
-    sg = sub.add_parser('stage', help='run one stage notebook (evaluate, collect, augment, sft, selftrain, rl, report) or a chain (stage1, train, all) through papermill')
-    sg.add_argument('name', help="a stage, a chain, or comma-separated stages (see cudal1_nb.pipeline.REGISTRY and CHAINS)")
-    sg.add_argument('-p', '--param', nargs=2, action='append', metavar=('KEY', 'VALUE'), help="set a field of the stage's config (STAGE.KEY in a chain)")
-    sg.add_argument('--config', help='JSON file: the config fields, or one section per stage')
+    epi = _stages_epilog()
+    sg = cmd('stage', 'run one stage notebook (or a chain) through papermill; `run --stages NAME` with the stage configs\' own defaults', epilog=epi)
+    sg.add_argument('name', help='a stage, a chain, or comma-separated stages (listed below)')
+    _add_chain_options(sg, 'stage-defaults')
     sg.set_defaults(fn=cmd_stage)
-    r = sub.add_parser('run', help='the whole pipeline (collect, augment, sft, selftrain, rl, report) on the embedded default; resumable')
-    r.add_argument('-p', '--param', nargs=2, action='append', metavar=('KEY', 'VALUE'), help='STAGE.KEY VALUE: one stage\'s field; KEY VALUE: every stage that has it')
-    r.add_argument('--config', help='JSON file: one section per stage, or flat fields')
-    r.add_argument('--run-dir', help='the pipeline run directory; an existing one is resumed (complete, intact, unchanged stages are skipped)')
-    r.add_argument('--stages', default='all', help="'all' (default), 'stage1', 'train', 'evaluate' (the mini-suite evaluation alone) or comma-separated stages")
-    r.add_argument('--profile', default='embedded', choices=['embedded', 'none'], help="'embedded': the sizes that fit 2 CPU cores in 20 minutes; 'none': the stage configs' defaults")
+    r = cmd('run', "the pipeline on the embedded default (the CPU mini-suite, a tiny model): collect -> augment -> sft -> "
+                   "selftrain -> rl -> report in one resumable run directory", epilog=epi)
+    r.add_argument('--stages', default='all', help="a chain, a stage or comma-separated stages (listed below); 'evaluate' is the mini-suite evaluation alone")
+    _add_chain_options(r, 'cpu-demo')
     r.set_defaults(fn=cmd_run)
     return p
 

@@ -37,8 +37,8 @@ class CollectConfig(StageConfig):
     forms: tuple[str, ...] = OPTIMIZE_FORMS  # prompt forms to cycle through
     device: str = 'cpu'          # where candidates are verified: 'cpu' or 'cuda'
     max_new_tokens: int = 4096   # teacher sampling
-    temperature: float = 0.8
-    top_p: float = 0.95
+    temperature: float = 0.8 # teacher sampling temperature
+    top_p: float = 0.95      # teacher nucleus sampling
     budget_s: float = 0.05       # timing budget per side per candidate (success does not need speed)
     workers: int = 0             # sandbox workers (0: the harness's default)
     db: str = ''                 # variant store ('' : the default under the base directory)

@@ -14,8 +14,9 @@ from .core import (StageConfig, print_table, new_run_dir, start_run, finish_run,
                             git_info, repo_root, get_base_dir)
 
 # %% auto #0
-__all__ = ['REGISTRY', 'CHAINS', 'EMBEDDED', 'EMBEDDED_SECONDS', 'PROFILES', 'Stage', 'chain_of', 'plan_chain', 'nbs_dir',
-           'run_stage', 'run_chain', 'SuiteConfig', 'evaluate_suite']
+__all__ = ['REGISTRY', 'CHAINS', 'EMBEDDED', 'EMBEDDED_SECONDS', 'PROFILES', 'PROFILE_DOCS', 'PROFILE_ALIASES', 'Stage',
+           'chain_of', 'profile_name', 'plan_chain', 'nbs_dir', 'run_stage', 'run_chain', 'SuiteConfig',
+           'evaluate_suite']
 
 # %% ../nbs/10_pipeline.ipynb #cbb3107b
 @dataclass(frozen=True)
@@ -24,6 +25,7 @@ class Stage:
     name: str
     notebook: str            # file under nbs/
     config: str              # 'module.Class' of its `StageConfig`
+    doc: str = ''            # what the stage does, in one line (the command line's help shows it)
     takes: str = ''          # the config field that receives the previous stage's run directory ('' : none)
     takes_pipeline: str = '' # the config field that receives the pipeline run directory ('' : none)
     resumable: bool = False  # a stopped run continues from its last checkpoint instead of starting over
@@ -31,15 +33,29 @@ class Stage:
         mod, cls = self.config.rsplit('.', 1)
         return getattr(importlib.import_module(mod), cls)
     def fields(self)->set: return {f.name for f in fields(self.config_class())}
+    def field_docs(self)->list[dict]:
+        "Every config field: name, type, default and its documentation (the comment beside it in the config class)."
+        from fastcore.docments import docments
+        cls, docs = self.config_class(), {}
+        for c in reversed(cls.__mro__):   # a base class's comments first, a subclass's override them
+            if '__dataclass_fields__' in vars(c): docs.update({k: v for k, v in docments(c).items() if v})
+        return [dict(name=f.name, type=str(f.type), default=f.default, doc=docs.get(f.name) or '') for f in fields(cls)]
 
 REGISTRY = {s.name: s for s in (
-    Stage('evaluate', '10_pipeline.ipynb', 'cudal1_nb.pipeline.SuiteConfig'),
-    Stage('collect', '11_collect.ipynb', 'cudal1_nb.collect.CollectConfig'),
-    Stage('augment', '12_augment.ipynb', 'cudal1_nb.augment.AugmentConfig', takes='collect_run'),
-    Stage('sft', '13_sft.ipynb', 'cudal1_nb.sft.SFTStageConfig', takes='dataset'),
-    Stage('selftrain', '14_selftrain.ipynb', 'cudal1_nb.selftrain.SelfTrainConfig', takes='init'),
-    Stage('rl', '15_rl.ipynb', 'cudal1_nb.rl.RLConfig', takes='init', resumable=True),
-    Stage('report', '16_report.ipynb', 'cudal1_nb.report.ReportConfig', takes_pipeline='pipeline_dir'),
+    Stage('evaluate', '10_pipeline.ipynb', 'cudal1_nb.pipeline.SuiteConfig',
+          "judge the bundled mini-suite's variants with the harness (a check of the harness on this machine)"),
+    Stage('collect', '11_collect.ipynb', 'cudal1_nb.collect.CollectConfig',
+          "stage 1: verified faster programs per task, from the mini-suite's variants, a release file or a teacher model"),
+    Stage('augment', '12_augment.ipynb', 'cudal1_nb.augment.AugmentConfig',
+          "stage 1: semantics-preserving rewrites of the collected programs, each re-verified; the SFT dataset", takes='collect_run'),
+    Stage('sft', '13_sft.ipynb', 'cudal1_nb.sft.SFTStageConfig',
+          "stage 1: supervised fine-tuning on that dataset, then the model's own samples judged", takes='dataset'),
+    Stage('selftrain', '14_selftrain.ipynb', 'cudal1_nb.selftrain.SelfTrainConfig',
+          "stage 2: rounds of sampling, judging and fine-tuning on the correct programs", takes='init'),
+    Stage('rl', '15_rl.ipynb', 'cudal1_nb.rl.RLConfig',
+          "stage 3: contrastive RL with the harness's speedup as the reward; continues from its last checkpoint", takes='init', resumable=True),
+    Stage('report', '16_report.ipynb', 'cudal1_nb.report.ReportConfig',
+          "one HTML page of a pipeline run: stages, programs, the best program per task and who wrote it", takes_pipeline='pipeline_dir'),
 )}
 CHAINS = {'all': ('collect', 'augment', 'sft', 'selftrain', 'rl', 'report'),
           'stage1': ('collect', 'augment', 'sft'), 'train': ('collect', 'augment', 'sft', 'selftrain', 'rl')}
@@ -62,16 +78,25 @@ EMBEDDED = dict(
             max_completion_length=768, held_out_samples=1),
 )
 EMBEDDED_SECONDS = dict(evaluate=150, collect=309, augment=182, sft=269, selftrain=149, rl=213, report=2)
-PROFILES = dict(embedded=EMBEDDED, none={})
+PROFILES = {'cpu-demo': EMBEDDED, 'stage-defaults': {}}
+PROFILE_DOCS = {'cpu-demo': "the embedded default's sizes: the whole chain on 2 CPU cores in about 20 minutes (`EMBEDDED`)",
+                'stage-defaults': "nothing set: every stage config's own defaults (the real sizes; a GPU for sft, selftrain and rl)"}
+PROFILE_ALIASES = {'embedded': 'cpu-demo', 'none': 'stage-defaults'}   # earlier names, still accepted
+
+def profile_name(name:str)->str:
+    "The `PROFILES` key `name` stands for (an earlier name accepted); a ValueError naming the known ones for any other."
+    name = PROFILE_ALIASES.get(name, name)
+    if name not in PROFILES: raise ValueError(f"unknown profile {name!r}; known: {sorted(PROFILES)} (earlier names: {PROFILE_ALIASES})")
+    return name
 
 # %% ../nbs/10_pipeline.ipynb #d881be4e
 def plan_chain(chain:tuple, # stage names, in order
                config:dict|None=None, # a config file's content: sections by stage name, or flat keys
                overrides:dict|None=None, # `-p` pairs: 'STAGE.KEY' or 'KEY' -> value
-               profile:str='none', # `PROFILES` key: the settings under everything else
+               profile:str='stage-defaults', # `PROFILES` key (or an earlier name): the settings under everything else
               )->dict:
     "Every stage's parameters, each stage's config built (and so validated) now; a ValueError names the stage and field."
-    if profile not in PROFILES: raise ValueError(f"unknown profile {profile!r}; known: {sorted(PROFILES)}")
+    profile = profile_name(profile)
     config, overrides = dict(config or {}), dict(overrides or {})
     sections = any(k in REGISTRY for k in config)
     if sections and (bad := sorted(k for k in config if k not in chain)):

@@ -15,8 +15,8 @@ from .analysis import gmean
 from .tasks import split_of
 
 # %% auto #0
-__all__ = ['STAGE_FIGURES', 'ReportConfig', 'latest_pipeline', 'latest_evals', 'program_rows', 'best_rows', 'build_report',
-           'html_table', 'report_html']
+__all__ = ['SUITE_STAGES', 'STAGE_FIGURES', 'FRACTIONS', 'ReportConfig', 'latest_pipeline', 'latest_evals', 'program_rows',
+           'origin_of', 'best_rows', 'pct', 'fmt', 'headline_text', 'build_report', 'html_table', 'report_html']
 
 # %% ../nbs/16_report.ipynb #9688af72
 @dataclass(frozen=True)
@@ -63,34 +63,99 @@ def program_rows(store, # a `cudal1_nb.store.Store`
     return rows
 
 # %% ../nbs/16_report.ipynb #476f1458
+SUITE_STAGES = dict(minibench='mini-suite variant', release='release program', baseline='baseline program')
+
+def origin_of(store, # the `cudal1_nb.store.Store` holding `c` and its parents
+              c, # a `Candidate`
+             )->tuple[str, str]:
+    "Who wrote `c`: (group, description). Group: 'suite', 'teacher', 'hand-written' or 'model (STAGE)'; a rewrite takes its parent's group."
+    if c.stage in SUITE_STAGES: return 'suite', f"the suite: {SUITE_STAGES[c.stage]} {c.name or c.id}"
+    if c.stage == 'teacher': return 'teacher', f"a teacher model ({c.origin or '?'})"
+    if c.stage == 'manual': return 'hand-written', f"hand-written ({c.name or c.origin or c.id})"
+    if c.stage == 'augment':
+        par = store.get_candidate(c.parent_ids[0]) if c.parent_ids else None
+        group, desc = origin_of(store, par) if par else ('suite', 'an unknown program')
+        return group, f"augmentation: a rewrite ({c.meta.get('augmentation') or c.origin}) of {desc.removeprefix('augmentation: ')}"
+    return f"model ({c.stage})", f"the model ({c.stage})"
+
 def best_rows(store, baseline:str='eager', device:str|None=None, top:int=1)->list[dict]:
-    "Per task (in the store): its `top` fastest correct programs (stage, counted speedup, candidate id, lines), or a row saying none."
+    "Per task (in the store): its `top` fastest correct programs (stage, counted speedup, who wrote it, device, candidate id, lines), or a row saying none."
     rows = []
     for t in store.tasks():
         best = store.best_k(t.id, top, baseline, device)
-        if not best: rows.append(dict(task=t.id, split=split_of(t.id), rank=None, stage=None, speedup=None, candidate=None, lines=None)); continue
+        if not best: rows.append(dict(task=t.id, split=split_of(t.id), rank=None, stage=None, speedup=None, group=None, origin=None,
+                                      device=None, candidate=None, lines=None)); continue
         for i, (c, e) in enumerate(best, 1):
+            group, origin = origin_of(store, c)
             rows.append(dict(task=t.id, split=split_of(t.id), rank=i, stage=c.stage, speedup=round(counted_speedup(e, baseline), 3),
-                             candidate=c.id, lines=len(c.code.splitlines())))
+                             group=group, origin=origin, device=e.device, candidate=c.id, lines=len(c.code.splitlines())))
     return rows
 
 # %% ../nbs/16_report.ipynb #c4a90686
 STAGE_FIGURES = dict(collect=('tasks', 'tasks_with_success', 'successes', 'rows'), augment=('rewrites', 'rewrites_ok', 'rows'),
                      sft=('steps', 'final_loss', 'correct_fraction', 'tasks_with_a_correct_sample'), selftrain=('kept', 'stopped_early'),
                      rl=('steps', 'rollouts'), evaluate=('tasks_ok', 'variants', 'variants_ok'))
+FRACTIONS = {'correct', 'fast_1', 'correct_fraction'}   # figures that are fractions: shown as percentages
+
+def pct(x:float)->str:
+    "A fraction as a percentage: whole percents, one decimal near 0 % and 100 % (so that neither is shown for a value that is not)."
+    return f"{100 * x:.1f}%" if 0 < x < 0.01 or 0.99 < x < 1 else f"{100 * x:.0f}%"
+
+def fmt(k:str, v)->str:
+    "One figure for people: fractions as percentages, other floats to 3 significant digits."
+    if v is None: return ''
+    if isinstance(v, bool) or not isinstance(v, (int, float)): return str(v)
+    if k in FRACTIONS: return pct(v)
+    return f"{v:.3g}" if isinstance(v, float) else str(v)
 
 def _figures(stage:str, s:dict|None)->str:
     if not s: return ''
-    out = [f"{k}={round(s[k], 3) if isinstance(s[k], float) else s[k]}" for k in STAGE_FIGURES.get(stage, ()) if k in s]
-    if stage == 'selftrain' and s.get('rounds'): out.append('last round ' + ', '.join(f"{k}={s['rounds'][-1].get(k)}" for k in ('correct', 'tasks_correct', 'fast_1')))
+    out = [f"{k}={fmt(k, s[k])}" for k in STAGE_FIGURES.get(stage, ()) if k in s]
+    if stage == 'selftrain' and s.get('rounds'): out.append('last round ' + ', '.join(f"{k}={fmt(k, s['rounds'][-1].get(k))}" for k in ('correct', 'tasks_correct', 'fast_1')))
     if stage == 'rl':
         for k in ('train_first', 'train_last', 'held_out_before', 'held_out_after'):
-            if s.get(k): out.append(f"{k}: correct={s[k].get('correct', 0):.2f} gmean={s[k].get('gmean') or 1:.3f}")
+            if s.get(k): out.append(f"{k}: correct={pct(s[k].get('correct', 0))} gmean={s[k].get('gmean') or 1:.3g}")
     return '; '.join(out)
 
-def build_report(cfg:ReportConfig)->dict:
-    "The report's tables, curves and headline figures for a pipeline run directory."
+def _split_sentence(h:dict, split:str, baseline:str, device:str)->str:
+    n, k, what = h['tasks'], h['tasks_solved'], 'training tasks' if split == 'train' else 'held-out tasks (never trained on)'
+    s = f"{k} of {n} {what} have a correct program"
+    if k: s += (f"; the best per task runs at {h['best_gmean']:.2f}x {baseline} (geometric mean of the counted speedup over the {n} tasks, "
+                f"a task without one counted as 1.0x" + (f"; 95% bootstrap interval {h['ci'][0]:.2f}-{h['ci'][1]:.2f}x" if h.get('ci') else '') +
+                f"; on {device})")
+    return s + '.'
+
+def _origin_sentence(origins:dict)->str:
+    n = sum(origins.values())
+    if not n: return ''
+    parts, verb = [], lambda k: 'is' if k == 1 else 'are'
+    if k := origins.get('suite', 0): parts.append(f"{k} of the {n} best programs {verb(k)} the suite's own programs or rewrites of them")
+    if k := origins.get('teacher', 0): parts.append(f"{k} {verb(k)} a teacher model's programs or rewrites of them")
+    if k := origins.get('hand-written', 0): parts.append(f"{k} {verb(k)} hand-written")
+    models = {g[7:-1]: k for g, k in origins.items() if g.startswith('model (')}
+    if m := sum(models.values()):
+        parts.append(f"{m} {'was' if m == 1 else 'were'} written by the model ({', '.join(f'{st}: {k}' if len(models) > 1 else st for st, k in models.items())})")
+    if 'of the' not in parts[0]: parts[0] = f"of the {n} best programs, {parts[0]}"
+    return '; '.join(parts) + '.'
+
+def headline_text(head:dict, baseline:str='eager')->list[str]:
+    "The headline figures as sentences (`build_report`'s `headline`)."
+    dev = ', '.join(head.get('devices') or ['?'])
+    out = [_split_sentence(head[s], s, baseline, dev) for s in ('train', 'held-out') if head.get(s, {}).get('tasks')]
+    if s := _origin_sentence(head.get('origins') or {}): out.append(s[0].upper() + s[1:])
+    if rl := head.get('rl'):
+        seg = [f"{lab} {pct(rl[a]['correct'])} -> {pct(rl[b]['correct'])}" for lab, a, b in
+               (('on training tasks', 'train_first', 'train_last'), ('on held-out tasks', 'held_out_before', 'held_out_after')) if a in rl and b in rl]
+        if seg: out.append("RL: the correct fraction of the model's samples went " + ', and '.join(seg) + " (first against last steps; held-out before against after).")
+    return out
+
+def build_report(cfg:ReportConfig,
+                 this_run:str|Path|None=None, # the report stage's own run directory: its row is shown finished
+                 started:float|None=None, # when this report stage started (`time.time()`), for its row's seconds
+                )->dict:
+    "The report's tables, curves and headline figures (and the headline in sentences) for a pipeline run directory."
     from cudal1_nb.store import Store
+    from cudal1_nb.analysis import speedup_stats
     pdir = Path(cfg.pipeline_dir) if cfg.pipeline_dir else latest_pipeline()
     state = json.loads((pdir/'pipeline.json').read_text())
     stages = []
@@ -98,7 +163,10 @@ def build_report(cfg:ReportConfig)->dict:
         info = state['stages'].get(st, {})
         rd = Path(info['run_dir']) if info.get('run_dir') else None
         summ = json.loads((rd/'summary.json').read_text()) if rd and (rd/'summary.json').exists() else None
-        stages.append(dict(stage=st, status=info.get('status', 'not run'), seconds=info.get('seconds'), figures=_figures(st, summ)))
+        row = dict(stage=st, status=info.get('status', 'not run'), seconds=info.get('seconds'), figures=_figures(st, summ))
+        if this_run and rd and rd.resolve() == Path(this_run).resolve():   # this very stage: finished once the page is written
+            row.update(status='done', seconds=round(time.time() - started, 1) if started else None, figures='this page')
+        stages.append(row)
     rl = next((Path(state['stages'][s]['run_dir']) for s in state['chain'] if s == 'rl' and state['stages'].get(s, {}).get('run_dir')), None)
     curves = json.loads((rl/'curves.json').read_text())['curves'] if rl and (rl/'curves.json').exists() else []
     db = Path(cfg.db) if cfg.db else pdir/'store.sqlite'
@@ -109,18 +177,23 @@ def build_report(cfg:ReportConfig)->dict:
         tb = [r for r in best if r['split'] == split and (r['rank'] or 1) == 1]
         head[split] = dict(tasks=len(tb), tasks_solved=sum(r['speedup'] is not None for r in tb),
                            best_gmean=round(gmean([r['speedup'] or 1.0 for r in tb]), 3) if tb else None)   # a task with no correct program counts 1.0x
+        if len(tb) > 1 and head[split]['tasks_solved']:
+            ss = speedup_stats([r['speedup'] or 1.0 for r in tb], seed=cfg.seed)
+            head[split]['ci'] = [round(ss['geomean_ci_low'], 3), round(ss['geomean_ci_high'], 3)]
+    firsts = [r for r in best if r['rank'] == 1]
+    head['origins'] = dict(collections.Counter(r['group'] for r in firsts))
+    head['devices'] = sorted({r['device'] for r in firsts if r['device']})
     rls = json.loads((rl/'summary.json').read_text()) if rl and (rl/'summary.json').exists() else None
     if rls: head['rl'] = {k: dict(correct=round(rls[k].get('correct', 0), 3), gmean=round(rls[k].get('gmean') or 1.0, 3))
                           for k in ('train_first', 'train_last', 'held_out_before', 'held_out_after') if rls.get(k)}
     return dict(pipeline_dir=str(pdir), git_sha=state.get('git_sha'), stages=stages, programs=progs, best=best, curves=curves, headline=head,
-                seconds=round(sum(s['seconds'] or 0 for s in stages), 1))
+                headline_text=headline_text(head, cfg.baseline), seconds=round(sum(s['seconds'] or 0 for s in stages), 1))
 
 # %% ../nbs/16_report.ipynb #0c1ae175
 def html_table(rows:list, cols:list)->str:
-    "An HTML table of `rows` (dicts) over `cols`."
-    f = lambda v: '' if v is None else f"{v:.3f}" if isinstance(v, float) else str(v)
+    "An HTML table of `rows` (dicts) over `cols`, each figure as `fmt` writes it."
     return ('<table><tr>' + ''.join(f'<th>{html.escape(c)}</th>' for c in cols) + '</tr>' +
-            ''.join('<tr>' + ''.join(f'<td>{html.escape(f(r.get(c)))}</td>' for c in cols) + '</tr>' for r in rows) + '</table>')
+            ''.join('<tr>' + ''.join(f'<td>{html.escape(fmt(c, r.get(c)))}</td>' for c in cols) + '</tr>' for r in rows) + '</table>')
 
 def _figs(rep:dict)->list:
     try: import plotly.graph_objects as go
@@ -131,17 +204,16 @@ def _figs(rep:dict)->list:
         fig = go.Figure()
         for split in ('train', 'held-out'):
             rs = [r for r in rep['programs'] if r['split'] == split]
-            fig.add_trace(go.Bar(x=[r['stage'] for r in rs], y=[r['correct'] for r in rs], name=f"{split}: correct fraction"))
-        fig.update_layout(title='Correct fraction of the programs each stage produced', barmode='group', height=320)
+            fig.add_trace(go.Bar(x=[r['stage'] for r in rs], y=[100 * r['correct'] for r in rs], name=f"{split}: correct (%)"))
+        fig.update_layout(title='Correct share of the programs each stage produced (%)', barmode='group', height=320)
         figs.append(fig)
     if rep['curves']: figs.append(plot_curves(rep['curves'], 'RL, per step (train and held-out)'))
     return figs
 
 def report_html(rep:dict, title:str='cudal1_nb pipeline run')->str:
-    "A standalone HTML page: headline, stage table, plots, program table, best program per task."
+    "A standalone HTML page: headline in sentences, stage table, plots, program table, best program per task and who wrote it."
     figs = ''.join(f.to_html(full_html=False, include_plotlyjs=(i == 0)) for i, f in enumerate(_figs(rep)))
-    h = rep['headline']
-    head = ''.join(f"<li>{html.escape(k)}: {html.escape(json.dumps(v))}</li>" for k, v in h.items())
+    head = ''.join(f"<li>{html.escape(s)}</li>" for s in rep.get('headline_text') or headline_text(rep['headline']))
     style = 'body{font-family:sans-serif;max-width:1200px} table{border-collapse:collapse;margin:8px 0} td,th{border:1px solid #ccc;padding:2px 6px}'
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title><style>{style}</style></head><body>"
             f"<h1>{html.escape(title)}</h1><p>{html.escape(rep['pipeline_dir'])} (git {html.escape(str(rep['git_sha']))[:12]}); "
@@ -149,4 +221,4 @@ def report_html(rep:dict, title:str='cudal1_nb pipeline run')->str:
             f"held-out tasks are never trained on.</p><h2>Headline</h2><ul>{head}</ul>"
             f"<h2>Stages</h2>{html_table(rep['stages'], ['stage', 'status', 'seconds', 'figures'])}{figs}"
             f"<h2>Programs by the stage that produced them</h2>{html_table(rep['programs'], ['stage', 'split', 'programs', 'correct', 'tasks', 'tasks_correct', 'fast_1', 'gmean_correct'])}"
-            f"<h2>Best program per task</h2>{html_table(rep['best'], ['task', 'split', 'rank', 'stage', 'speedup', 'candidate', 'lines'])}</body></html>")
+            f"<h2>Best program per task</h2>{html_table(rep['best'], ['task', 'split', 'rank', 'speedup', 'origin', 'device', 'candidate', 'lines'])}</body></html>")

@@ -63,13 +63,13 @@ KEEP_RULES = ('correct', 'fast')
 class SelfTrainConfig(StageConfig):
     "Config of the self-training stage."
     init: str = ''               # the stage-1 policy: an sft run directory or model directory ('' : the newest sft run)
-    suite: str = 'minibench'
+    suite: str = 'minibench' # task source (as the collect stage's `suite`)
     split: str = 'train'         # tasks sampled and trained on ('train', 'held-out' or 'all'; held-out tasks are never trained on by default)
     ids: tuple[str, ...] = ()    # only these task ids of the split (empty: all)
-    rounds: int = 3
+    rounds: int = 3          # sample-judge-train rounds
     samples: int = 4             # samples per task per round
-    temperature: float = 0.8
-    max_new_tokens: int = 768
+    temperature: float = 0.8 # sampling temperature
+    max_new_tokens: int = 768 # tokens per sample at most
     form: str = 'optimize-terse/v1'  # the prompt form sampled with (stage 1's)
     keep: str = 'correct'        # 'correct' (the paper) or 'fast' (correct and not slower than the reference beyond noise)
     top_k: int = 0               # keep at most this many per task and round, fastest first (0: all)
@@ -85,7 +85,7 @@ class SelfTrainConfig(StageConfig):
     expected_steps_per_s: float = 0.0  # stage 1's training-rate check (0: its default for the tiny model on the CPU; < 0: no check)
     eval_device: str = 'cpu'     # where samples are judged
     budget_s: float = 0.05       # harness timing budget per side (correctness is what counts here; 'fast' uses the interval)
-    db: str = ''
+    db: str = ''             # variant store ('' : the default under the base directory)
     def validate(self):
         from cudal1_nb.prompts import PROMPTS
         if self.keep not in KEEP_RULES: raise ValueError(f"keep must be one of {KEEP_RULES}, got {self.keep!r}")

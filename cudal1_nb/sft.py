@@ -26,7 +26,7 @@ class SFTStageConfig(StageConfig):
     dataset: str = ''            # a saved `datasets.Dataset` (a run's `dataset/`) or a run directory ('' : the newest augment, else collect run)
     model: str = ''              # a Hugging Face causal LM path ('' : a tiny Llama trained from scratch)
     lora_r: int = 16             # LoRA rank for a model path (0: full fine-tuning); the tiny model is always fully trained
-    lora_alpha: int = 32
+    lora_alpha: int = 32     # LoRA scaling (alpha / rank multiplies the update)
     qlora: bool = False          # load the base in 4-bit NF4 (bitsandbytes; CUDA only): for bases too big for bf16
     vocab_size: int = 2048       # tiny model: BPE vocabulary
     tiny_hidden: int = 128       # tiny model: width
@@ -35,12 +35,12 @@ class SFTStageConfig(StageConfig):
     steps: int = 450             # optimizer steps at most
     lr: float = 0.0              # 0: 5e-3 for the tiny model, 2e-4 for LoRA, 2e-5 for full fine-tuning
     batch_size: int = 0          # 0: 8 for the tiny model, 8 on CUDA (what `cudal1_nb.lora.sft_speed_settings` fits for a 1.5B at 2048), else 4
-    grad_accum: int = 1
+    grad_accum: int = 1      # gradient accumulation steps per optimizer step
     max_length: int = 1024       # rows longer than this (tokens) are dropped, not truncated: a cut program teaches broken code
     time_budget_s: float = 280.0 # stop training after this many seconds (0: no limit)
     eval_samples: int = 4        # answers sampled per task after training (0: skip the check)
-    eval_temperature: float = 0.3
-    eval_max_new_tokens: int = 768
+    eval_temperature: float = 0.3 # sampling temperature of the check
+    eval_max_new_tokens: int = 768 # tokens per answer of the check at most
     eval_form: str = ''          # the prompt form of the check ('': the first form trained on)
     device: str = 'auto'         # 'auto', 'cpu' or 'cuda' (training and sampling; judging uses the harness's device)
     cpu_precision: str = 'fp32'  # training precision on the CPU: 'fp32' (safe everywhere) or 'bf16' (only for a CPU with fast bf16: AMX / AVX512-BF16)

@@ -48,3 +48,74 @@ def test_run_on_two_tasks(tmp_path, base_dir):
 def test_run_rejects_unknown_parameter(base_dir):
     r = cudal1('run', '-p', 'lmit', '2')
     assert r.returncode == 2 and "no stage of this run has a field 'lmit'" in r.stderr
+
+
+def _help_gaps(p, path='cudal1'):
+    "Options, positionals and subcommands of parser `p` and of its subparsers, at any depth, without help text."
+    import argparse
+    gaps = []
+    for a in p._actions:
+        if isinstance(a, argparse._SubParsersAction):
+            helped = {x.dest for x in a._choices_actions if x.help}
+            gaps += [f"{path} {n}" for n in a.choices if n not in helped]
+            for n, q in a.choices.items(): gaps += _help_gaps(q, f"{path} {n}")
+        elif not a.help: gaps.append(f"{path} {'/'.join(a.option_strings) or a.dest}")
+    return gaps
+
+
+def test_every_option_has_help():
+    from cudal1_nb.cli import build_parser
+    p = build_parser()
+    assert _help_gaps(p) == []
+    subs = [a for a in p._actions if a.__class__.__name__ == '_SubParsersAction'][0].choices
+    assert {'tasks', 'download', 'store', 'eval', 'audit', 'report', 'stage', 'run'} <= set(subs)
+    assert 'import' in [a for a in subs['store']._actions if a.__class__.__name__ == '_SubParsersAction'][0].choices   # the walk goes deeper
+
+
+def test_help_gaps_finds_a_missing_help():
+    "The walk above can fail: an option without help deep in a subcommand is found."
+    from cudal1_nb.cli import build_parser
+    p = build_parser()
+    store = [a for a in p._actions if a.__class__.__name__ == '_SubParsersAction'][0].choices['store']
+    [a for a in store._actions if a.__class__.__name__ == '_SubParsersAction'][0].choices['import'].add_argument('--nohelp')
+    assert _help_gaps(p) == ['cudal1 store import --nohelp']
+
+
+def test_version():
+    from cudal1_nb import __version__
+    from cudal1_nb.eval import harness_version
+    r = cudal1('--version')
+    assert r.returncode == 0 and r.stdout.strip() == f"cudal1_nb {__version__} (harness {harness_version()})", r.stdout + r.stderr
+
+
+def test_run_and_stage_help_name_the_stages():
+    from cudal1_nb.pipeline import REGISTRY, CHAINS
+    for sub in ('run', 'stage'):
+        r = cudal1(sub, '--help'); assert r.returncode == 0, r.stderr
+        for n, s in REGISTRY.items(): assert s.doc[:40] in ' '.join(r.stdout.split()), (sub, n)
+        assert all(f"{n} " in r.stdout for n in CHAINS) and 'cpu-demo' in r.stdout and 'stage-defaults' in r.stdout
+
+
+def test_stage_fields():
+    from cudal1_nb.rl import RLConfig
+    r = cudal1('stage', 'rl', '--fields'); assert r.returncode == 0, r.stderr
+    rows = {l.split()[0]: l.split(None, 3) for l in r.stdout.splitlines() if l.strip()}
+    assert rows['learning_rate'][1:3] == ['float', repr(RLConfig.learning_rate)] and rows['learning_rate'][3] == 'optimizer learning rate'
+    assert rows['steps'][1:3] == ['int', repr(RLConfig.steps)]
+
+
+def test_deprecated_spellings_still_work(tmp_path):
+    r = cudal1('report', str(FIXTURES/'release_small.jsonl'), '--baseline', 'default', '--html', str(tmp_path/'r.html'), '--json')
+    assert r.returncode == 0, r.stderr
+    assert '--baseline is deprecated, use --baselines' in r.stderr and '--html is deprecated, use --out' in r.stderr
+    assert {json.loads(l)['baseline'] for l in r.stdout.splitlines()} == {'eager'} and (tmp_path/'r.html').exists()
+
+
+def test_stage_resumes_with_run_dir(tmp_path, base_dir):
+    "`stage NAME --run-dir DIR` is `run --stages NAME`: a second call skips the complete stage."
+    args = ('stage', 'evaluate', '--run-dir', str(tmp_path/'p'), '-p', 'limit', '1')
+    r = cudal1(*args); assert r.returncode == 0, r.stderr[-2000:]
+    summ = json.loads(r.stdout.split('evaluate: ', 1)[1].splitlines()[0])
+    assert summ['tasks_ok'] == 1 and (tmp_path/'p'/'1-evaluate'/'summary.json').exists() and (tmp_path/'p'/'store.sqlite').exists()
+    r = cudal1(*args); assert r.returncode == 0, r.stderr[-2000:]
+    assert '[1/1] evaluate: complete in an earlier run' in r.stderr
