@@ -1,5 +1,5 @@
 """Where an extension build's time goes: per-file compile times from the ninja logs of a build cache, and what a
-precompiled `torch/extension.h` would save on the C++ side (issue 13, the reward's GPU throughput).
+precompiled `torch/extension.h` would save on the C++ side (the reward's GPU throughput).
 
     python benchmarks/build_split.py CACHE_DIR [--pch N] [--json OUT]
 

@@ -1,5 +1,5 @@
 """How much of a policy's answers fit in the completion limit, per prompt arm and limit, and what that does to the
-reward: the measurement behind `max_completion_length` and behind issue 13's "most contrastive answers die unfinished".
+reward: the measurement behind `max_completion_length` and behind the hypothesis that "most contrastive answers die unfinished".
 
     python benchmarks/completion_limit.py --init RUN --store STORE.sqlite [--limits 768,1536] [--arms plain,contrastive,plain@1500]
         [--samples 2] [--seed 0] [--json OUT.jsonl] [-p KEY VALUE ...]   # KEY: RLConfig fields (temperature, tau...)

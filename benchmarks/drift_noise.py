@@ -5,7 +5,7 @@
 For every result judged ok that kept the reference's three timings (alone before the candidate's import, in the
 candidate's rounds, alone after), per file: how many the judge's `ref_drift` rule flags today (one-sided, the CUDA
 tolerance `cudal1_nb.verdict.DRIFT_TOL`) and how many a two-sided rule with tolerance `--tol` flags (the rule up to
-session 13), the largest median ratio (rounds / alone before), and the largest slow-down beyond the CI. Then, for
+the two-sided rule of harness 0.1.0+76e511b8aacf), the largest median ratio (rounds / alone before), and the largest slow-down beyond the CI. Then, for
 each pair of files given one after the other, the correlation over their common tasks of log(rounds / alone before):
 near 0 when the drift belongs to the moment rather than to the candidate."""
 import argparse, math, statistics, sys
@@ -38,7 +38,7 @@ def row(path, tol:float):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('evals', nargs='+', help="audit results (evals.jsonl)")
-    ap.add_argument('--tol', type=float, default=0.10, help="the two-sided rule's tolerance to compare with (session 13's: 0.10 on CUDA)")
+    ap.add_argument('--tol', type=float, default=0.10, help="the two-sided rule's tolerance to compare with (the earlier two-sided rule's: 0.10 on CUDA)")
     a = ap.parse_args(argv)
     runs = []
     print(f"{'file':48} {'n ok':>5} {'flagged now':>12} {'two-sided':>10} {'max ratio':>10} {'max beyond CI':>14}")

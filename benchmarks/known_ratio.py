@@ -12,7 +12,7 @@ GPU; `same` is exact.) Both are evaluated under the `audit` policy (the harness'
 flag changes nothing here). Printed per reference-time bucket (< 0.3 ms, 0.3-1 ms, > 1 ms, by the eager reference's
 median): n, the median and worst |measured / true - 1|, the median measured speedup, and the median speedup against the
 paired reference (`paired x`: the reference timed in the same rounds, which the reported speedup divides since issue
-14's fix; rows of older runs may differ there). Issue 14's goal is median <= 2 % and worst <= 5 % in every bucket.
+14's fix; rows of older runs may differ there). The goal is median <= 2 % and worst <= 5 % in every bucket.
 """
 import argparse, json, re, statistics, sys, time
 from cudal1_nb.core import Candidate

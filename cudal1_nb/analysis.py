@@ -11,7 +11,7 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/analysis.html.md"""
 from __future__ import annotations
 import math, json, random, statistics
 from pathlib import Path
-from .core import EvalResult, VERDICTS, counted_speedup
+from .core import EvalResult, VERDICTS, counted_speedup, read_data
 
 # %% auto #0
 __all__ = ['BASELINE_NAMES', 'PAPER_MEANS', 'percentile', 'gmean', 'speedup_stats', 'earned', 'speedup_table', 'release_results',
@@ -124,7 +124,7 @@ def source_results(path)->tuple:
         if not (path/'results.jsonl').exists(): raise FileNotFoundError(f"{path}: a directory without results.jsonl (not a mini-suite evaluation run)")
         return run_results(path)
     if not path.exists(): raise FileNotFoundError(f"{path}: no such file")
-    with open(path) as f: first = f.readline()
+    first = read_data(path).decode().split('\n', 1)[0]
     try: d = json.loads(first)
     except json.JSONDecodeError as e: raise ValueError(f"{path}:1: not JSON ({e})") from None
     if 'ref_code' in d: return release_results(path)
@@ -156,9 +156,9 @@ def table_results(path)->tuple:
     "(gpu label, results) of an audit's table file; the GPU comes from the summary written beside it (`<stem>.summary.json` or `summary.json`), else the file's name."
     path = Path(path)
     dev = ''
-    for s in (path.with_name(path.stem + '.summary.json'), path.with_name('summary.json')):
+    for s in (path.with_name(path.name.removesuffix('.gz').removesuffix('.jsonl') + '.summary.json'), path.with_name('summary.json')):
         if s.exists(): dev = json.loads(s.read_text()).get('device') or ''; break
-    rows = [json.loads(l) for l in path.read_text().splitlines() if l.strip()]
+    rows = [json.loads(l) for l in read_data(path).decode().splitlines() if l.strip()]
     rs = [r for r in (table_result(d, dev) for d in rows) if r is not None]
     return (dev or path.stem), rs
 

@@ -12,8 +12,8 @@ from pathlib import Path
 
 # %% auto #0
 __all__ = ['ENV_BASE', 'ENV_DATA', 'PKG_DIR', 'STAGES', 'VERDICTS', 'BASELINES', 'KINDS', 'DONE_FILE', 'get_base_dir',
-           'repo_root', 'data_dir', 'atomic_write', 'code_hash', 'short_hash', 'seed_everything', 'secret_seed',
-           'mix_seed', 'git_info', 'print_table', 'Record', 'Task', 'Candidate', 'Timing', 'EvalResult',
+           'repo_root', 'data_dir', 'atomic_write', 'read_data', 'code_hash', 'short_hash', 'seed_everything',
+           'secret_seed', 'mix_seed', 'git_info', 'print_table', 'Record', 'Task', 'Candidate', 'Timing', 'EvalResult',
            'counted_speedup', 'StageConfig', 'new_run_dir', 'save_config', 'load_config', 'start_run', 'finish_run',
            'run_problem', 'completed_run']
 
@@ -57,6 +57,16 @@ def atomic_write(path:str|Path, # file to write
     except BaseException:
         Path(tmp).unlink(missing_ok=True); raise
     return path
+
+# %% ../nbs/00_core.ipynb #0bdae5a5
+def read_data(path:str|Path, # a file; one whose name ends in `.gz` is gunzipped
+             )->bytes:
+    "The content of `path`, decompressed when its name ends in `.gz`; a damaged gzip file raises `ValueError` naming it."
+    import gzip
+    path = Path(path)
+    if path.suffix != '.gz': return path.read_bytes()
+    try: return gzip.decompress(path.read_bytes())
+    except (OSError, EOFError) as e: raise ValueError(f"{path}: not a readable gzip file ({e})") from None
 
 # %% ../nbs/00_core.ipynb #72b091c5
 def code_hash(code:str)->str:

@@ -342,7 +342,7 @@ class _DeviceLock:
     timing: no other job's context creation, copies, kernels or teardown overlap a timing. A candidate job holds it
     twice: shared (the reference's outputs and first calls, the candidate's import, construction and checks), then
     exclusive (the reference's clean time, the paired rounds and the reference's post time, until the process exits);
-    `_flock` orders the holds of many jobs. (Session 9 measured the alternative, an exclusive hold for the clean time
+    `_flock` orders the holds of many jobs. (Measured on 2026-11-24: the alternative, an exclusive hold for the clean time
     before the import between two shared ones: 169 instead of 197 programs of the H100 release in the same time.)
     A job takes its first hold before its CUDA context exists and keeps its last one until its process has exited (the
     lock file closes with the process, after the context's teardown). Between two holds the job's GPU work is finished (synchronised), so nothing
@@ -1015,7 +1015,7 @@ def _cand_locked(job:_CandJob, # what `cand_job` made before the import
         # the reference always runs under the global backend state it had before the import (torch's defaults); the
         # candidate under whatever state it set (taken again after each of its calls)
         state = dict(c=_flags())
-        # every reference and candidate sample pays the same untimed work around its calls (item 8 of issue 14: a
+        # every reference and candidate sample pays the same untimed work around its calls (a
         # candidate identical to the reference must score 1.00x): the same hooks, inputs copied into guard bands right
         # before the call, a fingerprint. `lim` (per sample of n calls) is read when a hook runs: from the first calls'
         # time for the clean phase, from the clean time after it

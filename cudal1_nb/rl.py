@@ -13,7 +13,7 @@ import os, sys, re, json, time, math, random, collections, contextlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from .core import (StageConfig, Record, Task, Candidate, EvalResult, code_hash, short_hash, new_run_dir, save_config, start_run, finish_run,
-                            atomic_write, print_table, seed_everything, counted_speedup)
+                            atomic_write, print_table, seed_everything, counted_speedup, read_data)
 from .analysis import gmean
 
 # %% auto #0
@@ -585,7 +585,7 @@ def read_rollouts(path:str|Path)->list:
     "The `Rollout`s of a run's log; a last line cut off by a kill is ignored, any other bad line is an error."
     p = Path(path)
     if not p.exists(): return []
-    lines, out = p.read_text().split('\n'), []
+    lines, out = read_data(p).decode().split('\n'), []
     for i, ln in enumerate(lines):
         if not ln.strip(): continue
         try: out.append(Rollout.from_json(ln))

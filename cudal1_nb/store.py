@@ -8,7 +8,7 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/store.html.md"""
 from __future__ import annotations
 import os, json, time, math, sqlite3, hashlib, threading, contextlib, heapq
 from pathlib import Path
-from .core import Task, Candidate, EvalResult, KINDS, atomic_write, get_base_dir, counted_speedup
+from .core import Task, Candidate, EvalResult, KINDS, atomic_write, get_base_dir, counted_speedup, read_data
 
 # %% auto #0
 __all__ = ['SCHEMA_VERSION', 'RELEASE_FIELDS', 'BASELINE_FIELDS', 'SCORE_BASELINES', 'Store', 'read_evals']
@@ -382,9 +382,9 @@ def stats(self:Store)->dict:
 
 # %% ../nbs/02_store.ipynb #18b56810
 def read_evals(path:str|Path)->list[dict]:
-    "The rows of an audit's `evals.jsonl` (or `evals.partial.jsonl`): one `EvalResult` dict per line, plus `level` and `task`."
+    "The rows of an audit's `evals.jsonl` (or `evals.partial.jsonl`, or either gzipped): one `EvalResult` dict per line, plus `level` and `task`."
     rows = []
-    for ln, line in enumerate(Path(path).read_text().splitlines(), 1):
+    for ln, line in enumerate(read_data(path).decode().splitlines(), 1):
         if not line.strip(): continue
         try: rows.append(json.loads(line))
         except json.JSONDecodeError as e: raise ValueError(f"{path}:{ln}: not JSON ({e})") from None
@@ -419,7 +419,7 @@ def _line(fields, r:dict)->str: return json.dumps({k: r[k] for k in fields})
 
 def _read_release(path:Path)->dict:
     "Parse and validate a release or baseline file; raises `ValueError('file:line: problem')`."
-    data = path.read_bytes()
+    data = read_data(path)
     lines = data.split(b'\n')
     if lines and lines[-1] == b'': lines.pop()
     if not lines: raise ValueError(f"{path}: no rows")

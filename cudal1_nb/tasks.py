@@ -10,7 +10,7 @@ from __future__ import annotations
 import os, re, json, time
 from dataclasses import dataclass, field
 from pathlib import Path
-from .core import Task, Record, data_dir
+from .core import Task, Record, data_dir, read_data
 from .sandbox import Pool, Job, load_program, _one_line
 
 # %% auto #0
@@ -98,22 +98,21 @@ def read_jsonl(path:str|Path, # a CUDA-L1 release file (JSON lines)
     path = Path(path)
     if not path.is_file(): raise TaskError(f"{path}: no such file")
     tasks, bad, seen = [], [], {}
-    with open(path, encoding='utf-8') as fh:
-        for i, line in enumerate(fh, 1):
-            if not line.strip(): continue
-            src = f"{path}:{i}"
-            def _bad(why, level=0, num=0): bad.append(TaskCheck(f"{suite}/L{level}/{num or '?'}", level, num, '', suite, src, 'invalid', f"{src}: {why}"))
-            try: row = json.loads(line)
-            except ValueError as e: _bad(f"not valid JSON ({e})"); continue
-            if not isinstance(row, dict): _bad(f"expected a JSON object, got {type(row).__name__}"); continue
-            lvl, num, code = row.get('level_id'), row.get('task_id'), row.get('ref_code')
-            if not isinstance(lvl, int) or isinstance(lvl, bool) or lvl < 0: _bad(f"level_id must be a non-negative integer, got {lvl!r}"); continue
-            if not isinstance(num, int) or isinstance(num, bool) or num < 0: _bad(f"task_id must be a non-negative integer, got {num!r}", lvl); continue
-            if not isinstance(code, str) or not code.strip(): _bad(f"ref_code must be a non-empty string, got {type(code).__name__}", lvl, num); continue
-            if (lvl, num) in seen: _bad(f"level {lvl} task {num} repeats line {seen[(lvl, num)]}", lvl, num); continue
-            seen[(lvl, num)] = i
-            tasks.append(Task(suite, lvl, num, kernelbench_name(lvl, num) if suite == 'kernelbench' else '', code, source=src,
-                              meta={'release': path.stem}))
+    for i, line in enumerate(read_data(path).decode('utf-8').splitlines(), 1):
+        if not line.strip(): continue
+        src = f"{path}:{i}"
+        def _bad(why, level=0, num=0): bad.append(TaskCheck(f"{suite}/L{level}/{num or '?'}", level, num, '', suite, src, 'invalid', f"{src}: {why}"))
+        try: row = json.loads(line)
+        except ValueError as e: _bad(f"not valid JSON ({e})"); continue
+        if not isinstance(row, dict): _bad(f"expected a JSON object, got {type(row).__name__}"); continue
+        lvl, num, code = row.get('level_id'), row.get('task_id'), row.get('ref_code')
+        if not isinstance(lvl, int) or isinstance(lvl, bool) or lvl < 0: _bad(f"level_id must be a non-negative integer, got {lvl!r}"); continue
+        if not isinstance(num, int) or isinstance(num, bool) or num < 0: _bad(f"task_id must be a non-negative integer, got {num!r}", lvl); continue
+        if not isinstance(code, str) or not code.strip(): _bad(f"ref_code must be a non-empty string, got {type(code).__name__}", lvl, num); continue
+        if (lvl, num) in seen: _bad(f"level {lvl} task {num} repeats line {seen[(lvl, num)]}", lvl, num); continue
+        seen[(lvl, num)] = i
+        tasks.append(Task(suite, lvl, num, kernelbench_name(lvl, num) if suite == 'kernelbench' else '', code, source=src,
+                          meta={'release': path.stem}))
     return tasks, bad
 
 # %% ../nbs/01_tasks.ipynb #9c3440f8

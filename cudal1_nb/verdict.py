@@ -119,7 +119,7 @@ def judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:P
 UNJOINED_RATIO, UNJOINED_MS = 1.5, 0.05   # flag `unjoined_stream` when a candidate's synced time exceeds its event time by this ratio and by this much more than the reference's does
 # flag `ref_drift` when the reference is slower in the rounds or after them than alone before them by more than this (a fraction) and
 # beyond its CI. CUDA: the GPU hosts' vCPUs switch between two speeds ~1.7x apart, so a launch-bound reference moves up
-# to ~1.8x between two moments of one job with no effect of the candidate's (data/audits README, "ref_drift"); on the CPU
+# to ~1.8x between two moments of one job with no effect of the candidate's (results/2026-11-25-drift-noise); on the CPU
 # the harness holds the machine alone
 DRIFT_TOL = {'cuda': 1.0, 'cpu': 0.15}
 

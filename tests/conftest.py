@@ -6,6 +6,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent/'shared'
 FIXTURES = ROOT/'tests'/'fixtures'
+RESULTS = ROOT/'results'
+H100_ON_H100 = RESULTS/'2026-11-26-h100-release-audit-on-h100'/'evals.jsonl.gz'   # the committed audits' evaluations
+H100_ON_H200 = RESULTS/'2026-11-25-h100-release-audit-on-h200'/'evals.jsonl.gz'
+A100_ON_H100 = RESULTS/'2026-11-21-a100-release-audit-on-h100'/'evals.jsonl.gz'
 os.environ.setdefault('HF_HUB_OFFLINE', '1')
 
 

@@ -2,7 +2,7 @@
 decimals, the recomputed per-level H100 row, and the JSON row format."""
 import json
 import pytest
-from conftest import cudal1, shared_file
+from conftest import cudal1, shared_file, H100_ON_H100, H100_ON_H200
 
 GPUS = ('a100', 'h100', 'l40', '3090', 'h20')
 
@@ -30,9 +30,7 @@ def test_report_reproduces_the_published_means(tmp_path):
 
 
 def test_report_on_audit_results_and_bad_input(tmp_path):
-    from conftest import ROOT
-    ev = ROOT/'data'/'audits'/'evals'/'h100_release_on_h100.checks.jsonl'
-    p = cudal1('report', str(ev), '--json', '--baseline', 'eager')
+    p = cudal1('report', str(H100_ON_H100), '--json', '--baseline', 'eager')
     rows = [json.loads(l) for l in p.stdout.splitlines()]
     a = next(r for r in rows if r['level'] == 'all')
     assert a['tasks'] == 210 and a['success'] == 177 and a['incorrect'] == 32 and a['gpu'].startswith('NVIDIA H100')
@@ -58,9 +56,8 @@ def test_report_on_a_pipeline_run(tmp_path):
 
 def test_audit_beside_its_release_counts_tasks_without_code():
     "Given with its release, an audit's population is the release's 250 tasks (the 40 without code are misses), and the outliers are named."
-    from conftest import ROOT
     rel = shared_file('data', 'cuda-l1', 'h100.jsonl')
-    p = cudal1('report', str(rel), str(ROOT/'data'/'audits'/'evals'/'h100_release_on_h100.checks.jsonl'), '--baseline', 'eager', '--json')
+    p = cudal1('report', str(rel), str(H100_ON_H100), '--baseline', 'eager', '--json')
     rows = [json.loads(l) for l in p.stdout.splitlines()]
     meas = next(r for r in rows if r['level'] == 'all' and r['gpu'].startswith('NVIDIA'))
     assert (meas['tasks'], meas['success'], meas['misses']) == (250, 177, 73) and meas['mean'] < 2 < 3.85
@@ -71,11 +68,9 @@ def test_audit_beside_its_release_counts_tasks_without_code():
 def test_transfer_measured_with_the_harness():
     """Across sources: the A100 release's kernels that the H100 release shares (identical programs) are paired with our
     H100 and H200 measurements of them -- transfer measured with the harness, not only published columns."""
-    from conftest import ROOT
     from cudal1_nb.analysis import report
-    ev = ROOT/'data'/'audits'/'evals'
     rep = report([shared_file('data', 'cuda-l1', 'a100.jsonl'), shared_file('data', 'cuda-l1', 'h100.jsonl'),
-                  ev/'h100_release_on_h100.checks.jsonl', ev/'h100_release_on_h200.checks.jsonl'], baselines=['eager'])
+                  H100_ON_H100, H100_ON_H200], baselines=['eager'])
     cross = {(c['a'], c['b']): c for c in rep['cross']}
     assert len(cross) == 6
     a_h = cross[('a100 published', 'NVIDIA H100 80GB HBM3 measured')]
@@ -83,7 +78,7 @@ def test_transfer_measured_with_the_harness():
     hh = cross[('h100 published', 'NVIDIA H100 80GB HBM3 measured')]
     assert hh['same_program']['n'] == hh['n'] == 177          # an audit measures exactly the released programs
     gpus = cross[('NVIDIA H100 80GB HBM3 measured', 'NVIDIA H200 measured')]
-    # the same kernels rank alike on our two GPUs (both audits on one harness, session 11: Spearman 0.91 over 177 tasks)
+    # the same kernels rank alike on our two GPUs (both audits on harness 0.1.0+ec50dfdad94b: Spearman 0.91 over 177 tasks)
     assert gpus['n'] >= 170 and gpus['spearman'] > 0.85
-    text = cudal1('report', *(str(x) for x in (shared_file('data', 'cuda-l1', 'a100.jsonl'), ev/'h100_release_on_h100.checks.jsonl')), '--baseline', 'eager').stdout
+    text = cudal1('report', *(str(x) for x in (shared_file('data', 'cuda-l1', 'a100.jsonl'), H100_ON_H100)), '--baseline', 'eager').stdout
     assert 'Across sources' in text and 'a100 published' in text

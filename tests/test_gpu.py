@@ -79,7 +79,7 @@ def _release():
 
 
 def test_cuda_known_ratio(cuda, tmp_path, monkeypatch):
-    """Issue 14's no-bias goal on a few KernelBench tasks of every reference-time bucket: the reference itself scores
+    """The no-bias goal on a few KernelBench tasks of every reference-time bucket: the reference itself scores
     1.00x (median |err| <= 2 %, every task <= 5 %); the reference run twice ~0.5x (0.5 up to what the second call gains:
     warm L2, one module call for two forwards)."""
     import importlib.util
