@@ -16,9 +16,10 @@ from .core import get_base_dir
 from .sandbox import progress_bar
 
 # %% auto #0
-__all__ = ['TINY_CHAT_TEMPLATE', 'TINY_SPECIALS', 'GGUF_MODELS', 'GenConfig', 'Backend', 'check_prompts', 'chat_messages',
-           'replay_key', 'ReplayBackend', 'bpe_tokenizer', 'make_tiny_lm', 'smollm2_gguf', 'gguf_to_hf', 'local_model',
-           'HFBackend', 'run_coro', 'OpenAIBackend', 'make_backend']
+__all__ = ['TINY_CHAT_TEMPLATE', 'TINY_SPECIALS', 'GGUF_MODELS', 'GPU_BATCH_SIZE', 'STATIC_LEN_STEP', 'GenConfig', 'Backend',
+           'check_prompts', 'chat_messages', 'replay_key', 'ReplayBackend', 'bpe_tokenizer', 'make_tiny_lm',
+           'smollm2_gguf', 'gguf_to_hf', 'local_model', 'HFBackend', 'plan_batches', 'run_coro', 'OpenAIBackend',
+           'make_backend']
 
 # %% ../nbs/04_generate.ipynb #a4448253
 @dataclass(frozen=True)
@@ -292,31 +293,41 @@ def _torch_dtype(torch, dtype, device:str):
     if not isinstance(dt, torch.dtype): raise ValueError(f"dtype must be None, a torch.dtype or its name (e.g. 'bfloat16'), got {dtype!r}")
     return dt
 
+GPU_BATCH_SIZE = 256   # prompts per `model.generate` call on a GPU when `batch_size=None` (8 on a CPU)
+
 class HFBackend(Backend):
     "Batched generation with a Hugging Face causal LM (loaded on first use)."
     def __init__(self, model_path:str|Path,        # a model directory or hub id, a .gguf file or 'smollm2' (`local_model`)
                  device:str='auto',                 # 'auto' (CUDA when present), 'cpu', 'cuda' or 'cuda:N'
                  dtype=None,                        # None (bfloat16 on a GPU, else float32), a torch.dtype or its name
-                 batch_size:int=8,                  # prompts per `model.generate` call
+                 batch_size:int|None=None,          # prompts per `model.generate` call; None: `GPU_BATCH_SIZE` on a GPU, 8 on a CPU
                  tokenizer_path:str|Path|None=None, # the tokenizer's directory or id, if not `model_path`
+                 cache:str='auto',                  # KV cache: 'static', 'dynamic', or 'auto' (static on a GPU, dynamic on a CPU)
+                 compile:bool|None=None,            # `torch.compile` the decoding step (static cache on a GPU only); None: when the cache is static
                 ):
         if not isinstance(device, str) or not re.fullmatch(r'auto|cpu|cuda(:\d+)?', device):
             raise ValueError(f"device must be 'auto', 'cpu', 'cuda' or 'cuda:N', got {device!r}")
-        if not isinstance(batch_size, int) or batch_size < 1: raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
+        if batch_size is not None and (not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size < 1):
+            raise ValueError(f"batch_size must be a positive int or None, got {batch_size!r}")
+        if cache not in ('auto', 'static', 'dynamic'): raise ValueError(f"cache must be 'auto', 'static' or 'dynamic', got {cache!r}")
+        if compile not in (None, True, False): raise ValueError(f"compile must be None, True or False, got {compile!r}")
         if not str(model_path): raise ValueError("model_path is empty")
         self.model_path, self.tokenizer_path = str(model_path), str(tokenizer_path or model_path)
-        self.device, self.dtype, self.batch_size = device, dtype, batch_size
+        self.device, self.dtype, self.batch_size, self.cache, self.compile = device, dtype, batch_size, cache, compile
         self.name = f"hf:{self.model_path}" + (f"#tokenizer={self.tokenizer_path}" if tokenizer_path else '')
         self.model = self.tokenizer = None
+        self.stats = {}   # figures of the last `generate` call (tokens, token slots, batches)
 
     @classmethod
     def from_objects(cls, model,           # an already loaded causal LM (e.g. one just trained)
                      tokenizer,             # its tokenizer (not modified)
                      name:str='hf:objects', # provenance string
-                     batch_size:int=8,      # prompts per `model.generate` call
+                     batch_size:int|None=8, # prompts per `model.generate` call
+                     cache:str='dynamic',   # a model still being trained keeps the plain path unless asked
+                     compile:bool|None=None,
                     )->HFBackend:
         "An `HFBackend` over a model and tokenizer already in memory, on the model's device."
-        b = cls(name.removeprefix('hf:') or 'objects', batch_size=batch_size)
+        b = cls(name.removeprefix('hf:') or 'objects', batch_size=batch_size, cache=cache, compile=compile)
         b.name, b.model, b.tokenizer = name, model, tokenizer
         return b
 
@@ -328,6 +339,14 @@ class HFBackend(Backend):
         dt = _torch_dtype(torch, self.dtype, dev)
         m = AutoModelForCausalLM.from_pretrained(local_model(self.model_path), dtype=dt).to(dev).eval()
         self.model, self.tokenizer = m, AutoTokenizer.from_pretrained(local_model(self.tokenizer_path))
+
+    def settings(self)->dict:
+        "The settings `generate` uses on the loaded model's device: batch size, cache ('static'/'dynamic') and compile."
+        self._load()
+        gpu = next(self.model.parameters()).device.type == 'cuda'
+        static = self.cache == 'static' or (self.cache == 'auto' and gpu)
+        return dict(batch_size=self.batch_size or (GPU_BATCH_SIZE if gpu else 8), cache='static' if static else 'dynamic',
+                    compile=bool(static and gpu and self.compile is not False))
 
     def format_prompt(self, prompt:str, cfg:GenConfig|None=None)->str:
         "The text the model is given for `prompt`: the chat template applied to it, or the raw prompt."
@@ -347,14 +366,33 @@ class HFBackend(Backend):
         if pad is None: raise ValueError(f"{self.name}: the tokenizer has neither a pad nor an end-of-sequence token, so prompts cannot be batched")
         return pad, eos
 
+# %% ../nbs/04_generate.ipynb #4d32c727
+STATIC_LEN_STEP = 64   # on a static cache prompts are left-padded to a multiple of this many tokens
+
+def plan_batches(lengths:list[int],   # token length of each prompt
+                 batch_size:int,      # most prompts per batch
+                 static:bool=False,   # shapes for a static cache (few shapes: few compilations)
+                )->list[tuple[list[int], int, int]]:
+    """`(indices, rows, length)` per batch: prompts longest first, `batch_size` at a time, padded to `length` tokens.
+    Dynamic cache: `rows` is the number of prompts and `length` the longest. Static cache: `rows` is rounded up to a
+    power of two (at most `batch_size`) and `length` to a multiple of `STATIC_LEN_STEP`, so a compiled decoder sees few shapes."""
+    order = sorted(range(len(lengths)), key=lambda i: -lengths[i])   # stable: ties keep input order
+    out = []
+    for s in range(0, len(order), batch_size):
+        idx = order[s:s + batch_size]
+        rows, L = len(idx), lengths[idx[0]]
+        if static: rows, L = min(batch_size, 1 << (rows - 1).bit_length()), -(-L // STATIC_LEN_STEP) * STATIC_LEN_STEP
+        out.append((idx, rows, L))
+    return out
+
 # %% ../nbs/04_generate.ipynb #c39dbe9d
 def _hf_generate(self:HFBackend, prompts:list[str], cfg:GenConfig|None=None, progress:bool=False)->list[str]:
     "One completion per prompt: chat-templated, length-sorted left-padded batches, seeded per batch, new tokens decoded."
     prompts, cfg = check_prompts(prompts), cfg or GenConfig()
-    if not prompts: return []
+    if not prompts: self.stats = dict(tokens=0, slots=0, batches=[]); return []
     self._load()
     import torch
-    tok, m = self.tokenizer, self.model
+    tok, m, st = self.tokenizer, self.model, self.settings()
     templated = bool(getattr(tok, 'chat_template', None))
     ids = tok([self.format_prompt(p, cfg) for p in prompts], add_special_tokens=not templated)['input_ids']
     for i, x in enumerate(ids):
@@ -362,25 +400,33 @@ def _hf_generate(self:HFBackend, prompts:list[str], cfg:GenConfig|None=None, pro
     pad, eos = self._special_ids()
     kw = dict(max_new_tokens=cfg.max_new_tokens, pad_token_id=pad, eos_token_id=sorted(eos) or None)
     kw |= dict(do_sample=True, temperature=cfg.temperature, top_p=cfg.top_p, top_k=0) if cfg.temperature > 0 else dict(do_sample=False)
+    static = st['cache'] == 'static'
+    if static: kw |= dict(cache_implementation='static', disable_compile=not st['compile'])
     dev = next(m.parameters()).device
-    order = sorted(range(len(ids)), key=lambda i: -len(ids[i]))   # longest first; sorted() is stable, so ties keep input order
-    batches = [order[s:s + self.batch_size] for s in range(0, len(order), self.batch_size)]
+    batches = plan_batches([len(x) for x in ids], st['batch_size'], static)
     outs, bar = [None] * len(prompts), progress_bar(len(batches), self.name) if progress else None
+    stats = dict(tokens=0, slots=0, batches=[], **st)
     cuda_devs = list(range(torch.cuda.device_count())) if torch.cuda.is_initialized() else []
     try:
         with torch.inference_mode(), torch.random.fork_rng(devices=cuda_devs):
-            for b, idx in enumerate(batches):
+            for b, (idx, rows, L) in enumerate(batches):
+                t0 = time.perf_counter()
                 torch.manual_seed(cfg.seed + b)
-                L = max(len(ids[i]) for i in idx)
-                x = torch.tensor([[pad] * (L - len(ids[i])) + ids[i] for i in idx], device=dev)
-                mask = torch.tensor([[0] * (L - len(ids[i])) + [1] * len(ids[i]) for i in idx], device=dev)
-                new = m.generate(input_ids=x, attention_mask=mask, **kw)[:, L:].tolist()
+                full = idx + idx[-1:] * (rows - len(idx))       # filler rows repeat the last prompt; their output is dropped
+                x = torch.tensor([[pad] * (L - len(ids[i])) + ids[i] for i in full], device=dev)
+                mask = torch.tensor([[0] * (L - len(ids[i])) + [1] * len(ids[i]) for i in full], device=dev)
+                new = m.generate(input_ids=x, attention_mask=mask, **kw)[:len(idx), L:].tolist()
+                steps = len(new[0]) if new else 0
                 for i, row in zip(idx, new):
                     cut = next((j for j, t in enumerate(row) if t in eos), len(row))
                     outs[i] = tok.decode(row[:cut], skip_special_tokens=True)
+                    stats['tokens'] += min(cut + 1, len(row))    # tokens up to and including the end-of-sequence token
+                stats['slots'] += len(idx) * steps
+                stats['batches'].append(dict(rows=rows, prompts=len(idx), length=L, steps=steps, seconds=time.perf_counter() - t0))
                 if bar: bar.update(1)
     finally:
         if bar: bar.close()
+        self.stats = stats
     return outs
 
 HFBackend.generate = _hf_generate
