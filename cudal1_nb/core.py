@@ -213,6 +213,10 @@ VERDICTS = ('ok', 'incorrect', 'error', 'timeout', 'cheat')
 BASELINES = ('eager', 'torch_compile', 'torch_compile_ro', 'cuda_graph', 'cudnn')
 KINDS = ('measured', 'published')
 
+def _legacy_failure(verdict:str, reason:str)->str:
+    "Whose failure a result recorded without `failure` is (older records, store rows): the harness's reasons began with these words."
+    return 'harness' if verdict == 'error' and reason.startswith(('reference failed', 'judge could not read')) else 'candidate'
+
 @dataclass
 class Timing(Record):
     "Summary of repeated timings of one program, in milliseconds."
@@ -243,6 +247,7 @@ class EvalResult(Record):
     env: dict = field(default_factory=dict)  # torch / cuda / python versions, threads, host
     meta: dict = field(default_factory=dict)
     created: float = 0.0    # unix time, filled in when 0
+    failure: str = ''   # whose failure a verdict other than 'ok' is: 'candidate', or 'harness' (it says nothing of the candidate); '' for 'ok'
     def __post_init__(self):
         if self.verdict is not None and self.verdict not in VERDICTS: raise ValueError(f"EvalResult.verdict {self.verdict!r} is not one of {VERDICTS}")
         if self.kind not in KINDS: raise ValueError(f"EvalResult.kind {self.kind!r} is not one of {KINDS}")
@@ -253,6 +258,8 @@ class EvalResult(Record):
         self.flags = list(self.flags)
         if '\n' in self.reason: self.reason = ' '.join(self.reason.split())
         if not self.created: self.created = time.time()
+        if self.failure not in ('', 'candidate', 'harness'): raise ValueError(f"EvalResult.failure must be '', 'candidate' or 'harness', got {self.failure!r}")
+        if not self.failure and self.kind == 'measured' and self.verdict != 'ok': self.failure = _legacy_failure(self.verdict, self.reason)
     @property
     def ok(self)->bool: return self.verdict == 'ok'
     def speedup(self, baseline:str='eager')->float|None: return self.speedups.get(baseline)

@@ -9,37 +9,17 @@ from __future__ import annotations
 import os, re, math, time, queue, atexit, platform, threading, warnings
 from pathlib import Path
 from .core import get_base_dir
+from fastcore.basics import patch
 from .sandbox import Pool, Job, Outcome, _one_line
+from .device import LOCK_DIR, device_lock, _device_name, _arch_env
+_all_ = ['LOCK_DIR', 'device_lock']   # as they were here
 
 # %% auto #0
-__all__ = ['LOCK_DIR', 'device_lock', 'LocalExecutor', 'RayExecutor', 'executor_for', 'as_executor']
-
-# %% ../nbs/00b_executor.ipynb #0e356dc3
-LOCK_DIR = '/tmp/cudal1-locks'   # the host-wide device locks' directory ($CUDAL1_LOCK_DIR overrides it)
-
-def device_lock(device:str, # 'cpu' or 'cuda'
-                gpu:str='0', # the GPU as CUDA_VISIBLE_DEVICES names it (an index or a UUID); unused on the CPU
-                root:str|Path|None=None, # the lock files' directory (default: $CUDAL1_LOCK_DIR, else `LOCK_DIR`)
-               )->str:
-    "The path of one device's host-wide lock file (each GPU has one, the CPU one), created readable and writable by every user."
-    if device not in ('cpu', 'cuda'): raise ValueError(f"device must be 'cpu' or 'cuda', got {device!r}")
-    gpu = str(gpu).strip()
-    if device == 'cuda' and not re.fullmatch(r'[A-Za-z0-9_-]+', gpu): raise ValueError(f"bad GPU id {gpu!r}: an index or a UUID, as in CUDA_VISIBLE_DEVICES")
-    d = Path(root or os.environ.get('CUDAL1_LOCK_DIR') or LOCK_DIR)
-    if not d.is_dir():
-        d.mkdir(parents=True, exist_ok=True)
-        try: os.chmod(d, 0o1777)   # like /tmp: every user's jobs can add and open lock files here
-        except OSError: pass
-    p = d/('cpu.lock' if device == 'cpu' else f'cuda-{gpu}.lock')
-    if not p.exists():
-        try: os.close(os.open(p, os.O_RDWR | os.O_CREAT, 0o666)); os.chmod(p, 0o666)
-        except OSError: pass
-    return str(p)
+__all__ = ['LocalExecutor', 'RayExecutor', 'executor_for', 'as_executor', 'LOCK_DIR', 'device_lock']
 
 # %% ../nbs/00b_executor.ipynb #c51f4d5b
 def _describe(device:str)->dict:
     "The device a job on this host uses: its name, the build environment (TORCH_CUDA_ARCH_LIST) and the GPU it sees."
-    from cudal1_nb.eval import _device_name, _arch_env   # the harness's helpers (`cudal1_nb.eval` imports this module)
     gpu = os.environ.get('CUDA_VISIBLE_DEVICES', '').split(',')[0].strip() or '0'
     return dict(name=_device_name(device), arch=_arch_env(device), gpu=gpu if device == 'cuda' else '', host=platform.node())
 
@@ -136,6 +116,7 @@ class RayExecutor:
     def _new(self): return self._cls.remote(self.preload, self._omp)
 
 # %% ../nbs/00b_executor.ipynb #b9ce755a
+@patch
 def _node_gone(self:RayExecutor, node:str)->bool:
     "Whether Ray has declared `node` dead (remembered, so that node's idle actors are replaced before they get a job)."
     if node in self._dead: return True
@@ -145,6 +126,7 @@ def _node_gone(self:RayExecutor, node:str)->bool:
     with self._lock: self._dead.add(node)
     return True
 
+@patch
 def _why_lost(self:RayExecutor, a, node:str, e:Exception)->str:
     "What happened to actor `a` on `node`, naming both."
     aid, ex = a._actor_id.hex()[:12], self.ray.exceptions
@@ -153,6 +135,7 @@ def _why_lost(self:RayExecutor, a, node:str, e:Exception)->str:
     if isinstance(e, ex.ActorUnavailableError): return f"actor {aid} on node {node[:12]} is unreachable: its node may be gone"
     return f"actor {aid} on node {node[:12]} died (the node is up)"
 
+@patch
 def _place(self:RayExecutor)->tuple:
     "(actor, node): a fresh actor placed and started within `place_timeout` s, or (None, '') when Ray could not."
     end = time.monotonic() + self.place_timeout
@@ -166,6 +149,7 @@ def _place(self:RayExecutor)->tuple:
             time.sleep(min(0.5, max(0.0, end - time.monotonic())))
     return None, ''
 
+@patch
 def _replace(self:RayExecutor, a):
     "A fresh actor in place of the lost `a`, placed by Ray wherever resources are free; None when none could be placed in `place_timeout` s."
     try: self.ray.kill(a)
@@ -180,6 +164,7 @@ def _replace(self:RayExecutor, a):
         if not left: self._free.put(None)   # wakes every waiting `run`: none is left
     return b
 
+@patch
 def _take(self:RayExecutor):
     "A free actor whose node is not known dead (an actor on a dead node is replaced first); RuntimeError when none is left."
     while True:
@@ -192,6 +177,7 @@ def _take(self:RayExecutor):
         b = self._replace(a)
         if b is not None: return b
 
+@patch
 def _lost(self:RayExecutor, a, e:Exception)->str:
     "Why `a` is lost (asked after the replacement, which gives Ray time to declare a silent node dead); `a` is replaced or dropped."
     node = self._all.get(a, '')
@@ -199,7 +185,8 @@ def _lost(self:RayExecutor, a, e:Exception)->str:
     if b is not None: self._free.put(b)
     return self._why_lost(a, node, e)
 
-def _run(self:RayExecutor, job:Job)->Outcome:
+@patch
+def run(self:RayExecutor, job:Job)->Outcome:
     "Run one job on a free actor; blocks until its outcome is back, at most the job's own limits and `place_timeout` more."
     a = self._take()
     try: out = Outcome.from_dict(self.ray.get(a.run.remote(job.to_dict()), timeout=job.timeout + job.wait + 60 + self.place_timeout))
@@ -209,7 +196,8 @@ def _run(self:RayExecutor, job:Job)->Outcome:
     self._free.put(a)
     return out
 
-def _compiler_for(self:RayExecutor, n:int):
+@patch
+def compiler(self:RayExecutor, n:int):
     "The executor for compile jobs: CPU actors beside GPU ones (kept for later calls), the same actors on the CPU."
     if not self.gpu: return self
     with self._lock:
@@ -218,7 +206,8 @@ def _compiler_for(self:RayExecutor, n:int):
             self._compiler.keep = True
     return self._compiler
 
-def _describe_ray(self:RayExecutor, device:str)->dict:
+@patch
+def describe(self:RayExecutor, device:str)->dict:
     "The device as one of the actors sees it (its node's GPU name and build environment); a lost actor is replaced and the next one asked."
     for _ in range(3):
         a = self._take()
@@ -228,7 +217,8 @@ def _describe_ray(self:RayExecutor, device:str)->dict:
         return d
     raise RuntimeError(f"no Ray actor could describe {device!r}: the last {why}")
 
-def _close(self:RayExecutor, force:bool=False):
+@patch
+def close(self:RayExecutor, force:bool=False):
     "Stop the actors (their workers and children die with them); a kept executor stays up unless `force`."
     if self.keep and not force: return
     with self._lock: actors, self._all = list(self._all), {}
@@ -237,9 +227,10 @@ def _close(self:RayExecutor, force:bool=False):
         except Exception: pass
     if self._compiler is not None: self._compiler.close(force=True)
 
-for _f in (_node_gone, _why_lost, _place, _replace, _take, _lost): setattr(RayExecutor, _f.__name__, _f)
-RayExecutor.run, RayExecutor.compiler, RayExecutor.describe, RayExecutor.close = _run, _compiler_for, _describe_ray, _close
-RayExecutor.__enter__, RayExecutor.__exit__ = lambda self: self, lambda self, *a: self.close()
+@patch
+def __enter__(self:RayExecutor): return self
+@patch
+def __exit__(self:RayExecutor, *a): self.close()
 
 # %% ../nbs/00b_executor.ipynb #b29cf565
 _KEPT = {}   # (address, device, workers) -> a RayExecutor kept up for the process's later evaluations

@@ -343,7 +343,7 @@ KernelReward.score = _score
 
 def _infra(r:EvalResult)->bool:
     "An evaluation that failed for the harness's reasons, not the candidate's."
-    return r.verdict == 'error' and r.reason.startswith(('reference failed', 'judge could not read'))
+    return r.failure == 'harness'
 
 def _remeasured(self:KernelReward, k:tuple, second:EvalResult|None):
     "Fold a second measurement into the cached first one: a non-ok second verdict wins; disagreeing speedups pay the lower."
@@ -372,7 +372,7 @@ def _on_gpu(self:KernelReward):
 KernelReward._on_gpu = _on_gpu
 
 def _dev_name(self:KernelReward)->str:
-    from cudal1_nb.eval import _device_name
+    from cudal1_nb.device import _device_name
     if not hasattr(self, '_devname'): self._devname = _device_name(self.device)
     return self._devname
 KernelReward._dev_name = _dev_name
@@ -615,7 +615,7 @@ def run_rl(cfg:RLConfig, run_dir:str|Path, progress:bool=True)->dict:
     from cudal1_nb.tasks import load_tasks, split_tasks
     from cudal1_nb.generate import HFBackend, GenConfig, make_backend
     from cudal1_nb.selftrain import load_policy, find_policy, trained_form
-    from cudal1_nb.eval import _device_name
+    from cudal1_nb.device import _device_name
     rd = Path(run_dir); rd.mkdir(parents=True, exist_ok=True)
     tasks = load_tasks(cfg.suite, validate=False)
     train = split_tasks(tasks, cfg.split, cfg.ids)

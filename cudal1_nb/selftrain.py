@@ -190,7 +190,7 @@ def run_selftrain(cfg:SelfTrainConfig, run_dir:str|Path, progress:bool=True)->di
     model, tok, kind = load_policy(init, dev)
     base = json.loads((init/'adapter_config.json').read_text()).get('base_model_name_or_path', '') if kind == 'lora' else ''
     kept, known, rounds, policy = [], set(), [], str(init)
-    from cudal1_nb.eval import _device_name
+    from cudal1_nb.device import _device_name
     devname = _device_name(cfg.eval_device)
     with Store(cfg.db or None) as st:
         for rnd in range(cfg.rounds):

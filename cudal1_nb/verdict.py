@@ -15,59 +15,13 @@ from .sandbox import _one_line
 from .policy import apply_policy
 from .static import scan
 from .evalstats import summarize, log_ratio_ci, ref_drift
-from .eval import EvalConfig, CALL_FLOOR_S, CALL_RATIO, _PHASE, _CALL_TIMEOUT, _same_values, _env
+from .contract import EvalConfig, CALL_FLOOR_S, CALL_RATIO, PHASE, CALL_TIMEOUT, RefRun, CandRun, run_env
+from .tripwires import _same_values
+_all_ = ['RefRun', 'CandRun']   # as they were here
 
 # %% auto #0
-__all__ = ['PRECISION_RATIO', 'UNJOINED_RATIO', 'UNJOINED_MS', 'DRIFT_TOL', 'RefRun', 'CandRun', 'static_flags', 'judge',
-           'event_pairs']
-
-# %% ../nbs/03_eval_verdict.ipynb #31000d2c
-@dataclass
-class RefRun(Record):
-    "What a reference job returns and the judge reads (through the sandbox as a dict: `to_dict` / `from_dict`)."
-    outs: list = field(default_factory=list)   # per check seed, its output's description (`_describe_out`) plus `fp64`, and `err32`, `scale` when it is float64's
-    fp64: bool|None = None   # every seed's reference output is float64's
-    timings: dict = field(default_factory=dict)   # ms per call of every sample, per non-eager baseline
-    notes: list = field(default_factory=list)   # what fell back: no float64 model, a failed baseline...
-    locked_s: float|None = None   # seconds under the device lock (None: a folded job's reference part)
-    lock_at: float|None = None   # when it first held the lock (epoch seconds)
-    holds: list|None = None   # `[kind, start, seconds]` of every hold of the lock (`_DeviceLock.timeline`)
-
-@dataclass
-class CandRun(Record):
-    "What a candidate job returns and the judge reads: raw evidence and timings (ms per call, one per sample of `calls` calls)."
-    outs: list = field(default_factory=list)   # `_describe_out` of its output for each check seed
-    mutated: list = field(default_factory=list)   # per check seed, the indices of the inputs it modified
-    flags: list = field(default_factory=list)   # unused by the judge: always empty
-    timed_mismatch: int = 0   # timed outputs that differ from the reference's on the same inputs
-    timed_checked: int = 0   # timed outputs that were checked
-    deferred: list = field(default_factory=list)   # check seeds whose output changed after the call returned
-    timed_deferred: int = 0   # timed outputs that changed after their sample ended
-    phase: str = ''   # the phase it was in last ('done' when it finished)
-    phase_t: float = 0.0   # when that phase began
-    phase_s: dict|None = None   # seconds spent in each finished phase
-    notes: list = field(default_factory=list)   # e.g. no copy of the reference could be made
-    lock_at: float|None = None   # when it first held the device lock
-    ref: dict|None = None   # a folded job: its reference part (a `RefRun` as a dict)
-    eager_clean: list = field(default_factory=list)   # the reference alone right before the paired rounds
-    calls: int|None = None   # calls per sample (`calls_per_sample`)
-    builds: dict|None = None   # extension name -> '' or its build error
-    reused: list = field(default_factory=list)   # check seeds whose output shares storage with an earlier output
-    oob: str|None = None   # where it wrote out of bounds (C15)
-    cand_events: list = field(default_factory=list)   # event times per sample (CUDA; None between them)
-    ref_events: list = field(default_factory=list)   # the same for the reference in the rounds
-    eager_post: list = field(default_factory=list)   # the reference alone after the timing
-    cand: list = field(default_factory=list)   # the candidate in the paired rounds
-    eager_paired: list = field(default_factory=list)   # the reference in the paired rounds: the speedup's reference time
-    changed: dict = field(default_factory=dict)   # backend flag -> [before, after] the candidate's calls
-    tamper: str|None = None   # what it replaced of the harness's (T4/T5): nothing it measured counts
-    threads: list = field(default_factory=list)   # where its own code started threads (T2)
-    patched: list = field(default_factory=list)   # names of the reference's functions it rebound (T9, `_TorchWatch`)
-    persist_l2: int|None = None   # the largest persisting-L2 set-aside seen (bytes, CUDA)
-    locked_s: float|None = None   # seconds under the device lock, builds excluded
-    build_free_s: float|None = None   # seconds it let go of the lock while torch built its extensions or Inductor compiled
-    compiles: list = field(default_factory=list)   # seconds of each Inductor compile run outside the lock on CUDA (`_watch_compiles`)
-    holds: list|None = None   # `[kind, start, seconds]` of every hold of the lock
+__all__ = ['PRECISION_RATIO', 'UNJOINED_RATIO', 'UNJOINED_MS', 'DRIFT_TOL', 'static_flags', 'judge', 'event_pairs', 'RefRun',
+           'CandRun']
 
 # %% ../nbs/03_eval_verdict.ipynb #c627ef9a
 def _read_out(path):
@@ -114,7 +68,9 @@ def judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:P
     sf, found = static if static is not None else static_flags(cand.code, task.code)
     r.flags += [f for f in sf if f not in r.flags]
     if found: r.meta['static'] = found
-    return apply_policy(r, cfg.policy)
+    r = apply_policy(r, cfg.policy)
+    if r.verdict != 'ok' and not r.failure: r.failure = 'candidate'
+    return r
 
 UNJOINED_RATIO, UNJOINED_MS = 1.5, 0.05   # flag `unjoined_stream` when a candidate's synced time exceeds its event time by this ratio and by this much more than the reference's does
 # flag `ref_drift` when the reference is slower in the rounds or after them than alone before them by more than this (a fraction) and
@@ -162,10 +118,10 @@ def _job_failure(ref_out, # the reference job's `Outcome`
     "(verdict, reason) when either job came back without a result, else None."
     if not ref_out.ok: return 'error', f"reference failed ({ref_out.status}): {ref_out.reason}"
     if cand_out.status == 'timeout':
-        ph = [l[len(_PHASE):].strip() for l in cand_out.log.splitlines() if l.startswith(_PHASE)]
+        ph = [l[len(PHASE):].strip() for l in cand_out.log.splitlines() if l.startswith(PHASE)]
         return 'timeout', f"candidate: {cand_out.reason}" + (f" (in phase '{ph[-1]}')" if ph else '')
-    if cand_out.status == 'crash' and _CALL_TIMEOUT in cand_out.log:   # stopped by its per-call time limit
-        what = cand_out.log.split(_CALL_TIMEOUT)[-1].splitlines()[0]
+    if cand_out.status == 'crash' and CALL_TIMEOUT in cand_out.log:   # stopped by its per-call time limit
+        what = cand_out.log.split(CALL_TIMEOUT)[-1].splitlines()[0]
         return 'timeout', f"candidate: {what} (limit: max({CALL_FLOOR_S:g} s, {CALL_RATIO:g}x the reference's time))"
     if not cand_out.ok: return 'error', f"candidate {cand_out.status}: {cand_out.reason}"
     return None
@@ -213,10 +169,10 @@ def _speedups(v:CandRun, rv:RefRun)->tuple:
 # %% ../nbs/03_eval_verdict.ipynb #84b58583
 def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:Path, cfg:EvalConfig, device:str, device_name:str)->EvalResult:
     "The harness's own verdict and flags from the two jobs' outcomes."
-    base = dict(candidate_id=cand.id, task_id=task.id, device=device_name, env=_env(device),
+    base = dict(candidate_id=cand.id, task_id=task.id, device=device_name, env=run_env(device),
                 meta={'cfg': {k: v for k, v in cfg.to_dict().items() if k in ('atol', 'rtol', 'n_seeds', 'threads', 'ci_target', 'policy')}})
     def res(verdict, reason, correct=None, **kw): return EvalResult(verdict=verdict, correct=correct, reason=_one_line(reason), **base, **kw)
-    if (fail := _job_failure(ref_out, cand_out)): return res(*fail)
+    if (fail := _job_failure(ref_out, cand_out)): return res(*fail, failure='candidate' if ref_out.ok else 'harness')
     v, rv = CandRun.from_dict(cand_out.value), RefRun.from_dict(ref_out.value)
     if v.tamper:
         return res('cheat', f"T4 tamper: the candidate replaced what the harness times or checks: {v.tamper}", False, flags=['tamper'])

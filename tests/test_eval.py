@@ -245,13 +245,13 @@ def test_timer_and_check_tampering_is_a_cheat(base_dir):
     good = next(v for v in minibench_variants(t) if not v.meta['cpp'])
     at_import = Candidate(t.id, 'import time\n_real = time.perf_counter\ntime.perf_counter = lambda: _real() * 0.5\n' + good.code, name='clock')
     in_forward = Candidate(t.id, _wrap(good.code, '        import torch\n        torch.allclose = lambda *a, **k: True\n        return out'), name='allclose')
-    via_module = Candidate(t.id, _wrap(good.code, '        import sys\n        sys.modules["cudal1_nb.eval"]._Timer.__call__ = lambda self, fn, xs: (fn(*xs), 1e-6)\n        return out'), name='harness')
+    via_module = Candidate(t.id, _wrap(good.code, '        import sys\n        sys.modules["cudal1_nb.timing"]._Timer.__call__ = lambda self, fn, xs: (fn(*xs), 1e-6)\n        return out'), name='harness')
     compiled = Candidate(t.id, _wrap(good.code, '        return out').replace('out = super().forward(*a)', 'out = self._c(*a)').replace(
         'class ModelNew(_Honest):', 'class ModelNew(_Honest):\n    def __init__(self, *a, **k):\n        super().__init__(*a, **k)\n        import torch\n        self._c = torch.compile(super().forward)'), name='compiled')
     res = evaluate(t, [good, at_import, in_forward, via_module, compiled], cfg=EvalConfig(timeout=120, budget_s=0.3, min_trials=5))   # torch.compile's first call: ~27 s on 2 busy cores
     assert res[0].verdict == 'ok', res[0].reason
     assert res[4].verdict == 'ok', res[4].reason   # torch.compile wraps torch.manual_seed itself: not tampering
-    want = {1: 'time.perf_counter', 2: 'torch.allclose', 3: 'eval._Timer.__call__'}
+    want = {1: 'time.perf_counter', 2: 'torch.allclose', 3: 'timing._Timer.__call__'}
     for i, name in want.items():
         assert res[i].verdict == 'cheat' and name in res[i].reason and 'tamper' in res[i].flags, (i, res[i].verdict, res[i].reason)
 
