@@ -112,7 +112,7 @@ def plan_chain(chain:tuple, # stage names, in order
     if not sections and (bad := sorted(k for k in config if not any(takes(x, k) for x in chain))):
         raise ValueError(f"config file: no stage of this run has field(s) {bad}")
     plan, world = {}, None
-    for st in chain:
+    for i, st in enumerate(chain):
         s = REGISTRY[st]
         cls = s.config_class()
         p = {k: v for k, v in PROFILES[profile].get(st, {}).items()}
@@ -125,7 +125,8 @@ def plan_chain(chain:tuple, # stage names, in order
             if 'suite' in flds[st]:
                 if 'suite' not in p: p['suite'] = world if world is not None else cls.__dataclass_fields__['suite'].default
                 world = p['suite'] if world is None else world
-            cls.from_params({k: v for k, v in p.items() if k not in (s.takes, s.takes_pipeline) or len(chain) == 1})
+            given = lambda k: not ((k == s.takes and i > 0) or (k == s.takes_pipeline and len(chain) > 1))   # not what an earlier stage or the run supplies
+            cls.from_params({k: v for k, v in p.items() if given(k)})
         except (ValueError, TypeError) as e: raise ValueError(f"stage {st}: {e}") from None
         plan[st] = p
     return plan
