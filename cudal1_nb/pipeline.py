@@ -127,7 +127,7 @@ def plan_chain(chain:tuple, # stage names, in order
                 world = p['suite'] if world is None else world
             given = lambda k: not ((k == s.takes and i > 0) or (k == s.takes_pipeline and len(chain) > 1))   # not what an earlier stage or the run supplies
             cls.from_params({k: v for k, v in p.items() if given(k)})
-        except (ValueError, TypeError) as e: raise ValueError(f"stage {st}: {e}") from None
+        except (ValueError, TypeError, FileNotFoundError) as e: raise ValueError(f"stage {st}: {e}") from None
         plan[st] = p
     return plan
 
