@@ -29,7 +29,7 @@ def main(argv=None):
     from cudal1_nb.minibench import minibench_tasks
     from cudal1_nb.tasks import split_of
     out = Path(a.out); out.mkdir(parents=True, exist_ok=True)
-    cfg = SFTStageConfig(model='smollm2', lora_r=a.lora_r, lr=a.lr, steps=a.steps, time_budget_s=a.budget, device='cpu', seed=a.seed,
+    cfg = SFTStageConfig(model='smollm2', lora_r=a.lora_r, learning_rate=a.lr, steps=a.steps, time_budget_s=a.budget, device='cpu', seed=a.seed,
                          eval_samples=a.samples, eval_max_new_tokens=a.max_new_tokens, eval_temperature=a.temperature, expected_steps_per_s=-1)
     rows = load_rows(a.dataset)
     held = [r for r in rows if split_of(r['task_id']) == 'held-out']

@@ -7,10 +7,10 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/augment.html.md"""
 
 # %% ../nbs/12_augment.ipynb #e3a37302
 from __future__ import annotations
-import ast, json, random, time, builtins
+import ast, re, json, random, time, builtins
 from dataclasses import dataclass
 from pathlib import Path
-from .core import StageConfig, Candidate, EvalResult, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table, get_base_dir
+from .core import DEVICE_RE, judging_on, StageConfig, Candidate, EvalResult, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table, get_base_dir
 from .prompts import OPTIMIZE_FORMS
 from .verify import verify, verification_config, read_pairs, write_pairs
 
@@ -122,12 +122,13 @@ class AugmentConfig(StageConfig):
     collect_run: str = ''      # a `cudal1 stage collect` run directory ('' : the newest one)
     n: int = 2                 # rewrites per verified variant
     forms: tuple[str, ...] = OPTIMIZE_FORMS  # prompt phrasings per program
-    device: str = 'cpu'        # where rewrites are re-verified
+    eval_device: str = 'cpu'   # where rewrites are re-verified: 'cpu', 'cuda' or 'cuda:N'
     budget_s: float = 0.05     # timing budget per side per candidate
     db: str = ''               # variant store ('' : the default)
+    aliases = {'device': 'eval_device'}   # the earlier name
     def validate(self):
         if self.n < 0: raise ValueError("n must be >= 0")
-        if self.device not in ('cpu', 'cuda'): raise ValueError(f"device must be 'cpu' or 'cuda', got {self.device!r}")
+        if not re.fullmatch(DEVICE_RE, self.eval_device): raise ValueError(f"eval_device must be 'cpu', 'cuda' or 'cuda:N', got {self.eval_device!r}")
 
 def latest_run(stage:str)->Path:
     "The newest finished run directory of a stage under the base directory (`cudal1_nb.core.finish_run` marked it done)."

@@ -8,10 +8,10 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/collect.html.md"""
 
 # %% ../nbs/11_collect.ipynb #50508b2e
 from __future__ import annotations
-import os, sys, json, time, collections
+import os, re, sys, json, time, collections
 from dataclasses import dataclass
 from pathlib import Path
-from .core import StageConfig, Task, Candidate, EvalResult, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table
+from .core import DEVICE_RE, judging_on, StageConfig, Task, Candidate, EvalResult, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table
 from .eval import EvalConfig
 from .prompts import optimize_prompt, parse_response, fence, OPTIMIZE_FORMS
 from .verify import verify, verification_config, write_pairs, read_pairs
@@ -35,16 +35,21 @@ class CollectConfig(StageConfig):
     max_attempts: int = 20       # answers per task per teacher at most (CUDA-L1: 20)
     per_round: int = 4           # answers asked per task per round
     forms: tuple[str, ...] = OPTIMIZE_FORMS  # prompt forms to cycle through
-    device: str = 'cpu'          # where candidates are verified: 'cpu' or 'cuda'
+    device: str = 'auto'         # where a teacher model ('hf:' backends) samples: 'auto', 'cpu', 'cuda' or 'cuda:N'
+    eval_device: str = 'cpu'     # where candidates are verified: 'cpu', 'cuda' or 'cuda:N'
     max_new_tokens: int = 4096   # teacher sampling
     temperature: float = 0.8 # teacher sampling temperature
     top_p: float = 0.95      # teacher nucleus sampling
     budget_s: float = 0.05       # timing budget per side per candidate (success does not need speed)
     workers: int = 0             # sandbox workers (0: the harness's default)
     db: str = ''                 # variant store ('' : the default under the base directory)
+    follows = {'eval_device': 'device'}   # `device` meant where candidates are verified: a config giving only `device` keeps that meaning
     def validate(self):
         if self.k < 1 or self.max_attempts < 1 or self.per_round < 1: raise ValueError("k, max_attempts and per_round must be >= 1")
-        if self.device not in ('cpu', 'cuda'): raise ValueError(f"device must be 'cpu' or 'cuda', got {self.device!r}")
+        if not re.fullmatch(f'auto|{DEVICE_RE}', self.device) or not re.fullmatch(DEVICE_RE, self.eval_device):
+            raise ValueError(f"device must be 'auto', 'cpu', 'cuda' or 'cuda:N' and eval_device 'cpu', 'cuda' or 'cuda:N'; got {self.device!r}, {self.eval_device!r}")
+        from cudal1_nb.tasks import check_source
+        check_source(self.suite)
         if not self.forms: raise ValueError("forms must name at least one prompt form")
         from cudal1_nb.prompts import PROMPTS
         if bad := [f for f in self.forms if f not in PROMPTS]: raise ValueError(f"unknown prompt form(s) {bad}; known: {sorted(PROMPTS)}")
@@ -105,7 +110,7 @@ def collect(tasks:list, # `Task`s (validated)
             progress:bool=True)->Collected:
     "Ask teachers and read offline sources until up to k correct variants per task and source; verify each with the harness."
     from cudal1_nb.generate import make_backend
-    backends = backends if backends is not None else [make_backend(s) for s in cfg.teachers]
+    backends = backends if backends is not None else [make_backend(s, **(dict(device=cfg.device) if re.search(r'(^|\+)hf:', s) else {})) for s in cfg.teachers]
     col = Collected({t.id: [] for t in tasks}, {}, collections.Counter(), collections.Counter())
     if store is not None: store.add_tasks(tasks)
     by_id = {t.id: t for t in tasks}
@@ -116,7 +121,8 @@ def collect(tasks:list, # `Task`s (validated)
         if r.ok and len(mine) < cfg.k: col.successes[c.task_id].append((c, r))
 
     def judge(cands):
-        for c, r in verify(cands, by_id, device=cfg.device, cfg=cfg.eval_config(), store=store, progress=progress):
+        with judging_on(cfg.eval_device) as dev: judged = verify(cands, by_id, device=dev, cfg=cfg.eval_config(), store=store, progress=progress)
+        for c, r in judged:
             col.verdicts[r.verdict] += 1; keep(c, r)
 
     # offline sources: written variants, verified (or accepted on published evidence) like teacher answers
@@ -143,7 +149,7 @@ def collect(tasks:list, # `Task`s (validated)
             for t in todo:
                 done = col.attempts.get((t.id, b.name), 0)
                 n = min(cfg.per_round, cfg.max_attempts - done)
-                asks += [Ask(t, optimize_prompt(t, device=cfg.device, form=cfg.forms[(done + j) % len(cfg.forms)]), meta=dict(round=round_)) for j in range(n)]
+                asks += [Ask(t, optimize_prompt(t, device=cfg.eval_device.split(':')[0], form=cfg.forms[(done + j) % len(cfg.forms)]), meta=dict(round=round_)) for j in range(n)]
                 col.attempts[(t.id, b.name)] = done + n
             cands, counts = propose(b, asks, cfg.gen_config(round_), 'teacher', b.name, name=f"{b.name.split(':')[0]}-r{round_}", seen=seen, progress=progress)
             col.duplicates += counts.pop('duplicate', 0); col.unparsed.update(counts)

@@ -11,11 +11,11 @@ from dataclasses import dataclass, field, fields, asdict, replace, MISSING
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['ENV_BASE', 'ENV_DATA', 'PKG_DIR', 'STAGES', 'VERDICTS', 'BASELINES', 'KINDS', 'DONE_FILE', 'get_base_dir',
-           'repo_root', 'data_dir', 'atomic_write', 'read_data', 'code_hash', 'short_hash', 'seed_everything',
-           'secret_seed', 'mix_seed', 'git_info', 'print_table', 'Record', 'Task', 'Candidate', 'Timing', 'EvalResult',
-           'counted_speedup', 'StageConfig', 'new_run_dir', 'save_config', 'load_config', 'start_run', 'finish_run',
-           'run_problem', 'completed_run']
+__all__ = ['ENV_BASE', 'ENV_DATA', 'PKG_DIR', 'STAGES', 'VERDICTS', 'BASELINES', 'KINDS', 'DEVICE_RE', 'DONE_FILE',
+           'get_base_dir', 'repo_root', 'data_dir', 'atomic_write', 'read_data', 'code_hash', 'short_hash',
+           'seed_everything', 'secret_seed', 'mix_seed', 'git_info', 'print_table', 'Record', 'Task', 'Candidate',
+           'Timing', 'EvalResult', 'counted_speedup', 'StageConfig', 'judging_on', 'new_run_dir', 'save_config',
+           'load_config', 'start_run', 'finish_run', 'run_problem', 'completed_run']
 
 # %% ../nbs/00_core.ipynb #bbde6d73
 ENV_BASE, ENV_DATA = 'CUDAL1_BASE_DIR', 'CUDAL1_DATA_DIR'
@@ -335,6 +335,8 @@ def _coerce(name, tp, v):
 class StageConfig:
     "Base of every stage's frozen config."
     seed: int = 0   # seed for everything the stage draws at random
+    aliases: typing.ClassVar[dict] = {}  # earlier name -> current field: still accepted by `from_params`, with a warning
+    follows: typing.ClassVar[dict] = {}  # field -> the field whose given value it takes when it is not given itself (a name whose meaning moved), with a warning
     def __post_init__(self):
         hints = typing.get_type_hints(type(self))
         for f in fields(self): object.__setattr__(self, f.name, _coerce(f.name, hints[f.name], getattr(self, f.name)))
@@ -344,11 +346,47 @@ class StageConfig:
     @classmethod
     def from_params(cls, params:dict|None=None, **kw):
         "Build from a papermill `parameters` dict and keyword overrides; unknown keys are an error."
-        d = {**(params or {}), **kw}
+        d = cls.current_names({**(params or {}), **kw})
         names = [f.name for f in fields(cls)]
         if bad := sorted(set(d) - set(names)): raise ValueError(f"{cls.__name__}: unknown parameter(s) {bad}; known: {names}")
         return cls(**d)
+    @classmethod
+    def current_names(cls, d:dict)->dict:
+        "`d` with earlier names (`aliases`) renamed and moved meanings (`follows`) filled in, a `FutureWarning` for each; both names given is an error."
+        import warnings
+        d = dict(d)
+        for old, new in cls.aliases.items():
+            if old not in d: continue
+            if new in d: raise ValueError(f"{cls.__name__}: {old!r} is an earlier name of {new!r}; give only {new!r}")
+            warnings.warn(f"{cls.__name__}: {old!r} is deprecated, use {new!r} (taking {new}={d[old]!r})", FutureWarning, stacklevel=3)
+            d[new] = d.pop(old)
+        for f, src in cls.follows.items():
+            if src in d and f not in d and d[src] != 'auto':   # 'auto' decides nothing for the follower
+                warnings.warn(f"{cls.__name__}: {src!r} no longer sets {f!r}; taking {f}={d[src]!r} as before (set {f!r} to silence this)",
+                              FutureWarning, stacklevel=3)
+                d[f] = d[src]
+        return d
     def to_dict(self)->dict: return _jsonable(asdict(self))
+
+# %% ../nbs/00_core.ipynb #a1d0e7c1
+DEVICE_RE = r'cpu|cuda(:\d+)?'   # a device every stage config accepts (training devices add 'auto')
+
+import contextlib
+@contextlib.contextmanager
+def judging_on(device:str, # 'cpu', 'cuda' (the first visible GPU) or 'cuda:N' (visible GPU N)
+              ):
+    "Yield the device the harness takes ('cpu' or 'cuda'); for 'cuda:N', the harness's jobs see only GPU N meanwhile (it gives them the first visible GPU)."
+    if not re.fullmatch(DEVICE_RE, device): raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:N', got {device!r}")
+    kind, _, n = device.partition(':')
+    if not n: yield kind; return
+    old = os.environ.get('CUDA_VISIBLE_DEVICES')
+    vis = [v.strip() for v in old.split(',')] if old else None
+    if vis and int(n) >= len(vis): raise ValueError(f"{device}: only {len(vis)} GPU(s) are visible (CUDA_VISIBLE_DEVICES={old!r})")
+    os.environ['CUDA_VISIBLE_DEVICES'] = vis[int(n)] if vis else n
+    try: yield kind
+    finally:
+        if old is None: os.environ.pop('CUDA_VISIBLE_DEVICES', None)
+        else: os.environ['CUDA_VISIBLE_DEVICES'] = old
 
 # %% ../nbs/00_core.ipynb #c007f7b6
 def new_run_dir(stage:str, # stage name, e.g. 'sft'

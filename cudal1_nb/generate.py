@@ -18,8 +18,8 @@ from .sandbox import progress_bar
 # %% auto #0
 __all__ = ['TINY_CHAT_TEMPLATE', 'TINY_SPECIALS', 'GGUF_MODELS', 'GPU_BATCH_SIZE', 'STATIC_LEN_STEP', 'GenConfig', 'Backend',
            'check_prompts', 'chat_messages', 'replay_key', 'ReplayBackend', 'bpe_tokenizer', 'make_tiny_lm',
-           'smollm2_gguf', 'gguf_to_hf', 'local_model', 'HFBackend', 'plan_batches', 'run_coro', 'OpenAIBackend',
-           'make_backend']
+           'smollm2_gguf', 'gguf_to_hf', 'local_model', 'check_model', 'HFBackend', 'plan_batches', 'run_coro',
+           'OpenAIBackend', 'make_backend']
 
 # %% ../nbs/04_generate.ipynb #a4448253
 @dataclass(frozen=True)
@@ -284,6 +284,15 @@ def local_model(path:str|Path, # a model directory or hub id, a `.gguf` file, or
         dest.parent.mkdir(parents=True, exist_ok=True)
         gguf_to_hf(g, dest)
     return str(dest)
+
+def check_model(path:str, # a stage's model: a directory, a .gguf file, a name in `GGUF_MODELS` or a hub id ('org/name')
+               )->str:
+    "`path` unless it looks local (a .gguf file, or a path that is not a hub id 'name' or 'org/name') and does not exist: then a ValueError before anything runs."
+    p = str(path)
+    if p in GGUF_MODELS or Path(p).expanduser().exists(): return p
+    if p.endswith('.gguf') or not re.fullmatch(r'[A-Za-z0-9][\w.-]*(/[\w.-]+)?', p) or p.startswith(('.', '~')):
+        raise ValueError(f"model {p!r}: no such file or directory (give an existing model directory or .gguf file, one of {sorted(GGUF_MODELS)}, or a hub id 'org/name')")
+    return p
 
 # %% ../nbs/04_generate.ipynb #3ef07167
 def _torch_dtype(torch, dtype, device:str):

@@ -14,8 +14,8 @@ from .core import (StageConfig, print_table, new_run_dir, start_run, finish_run,
                             git_info, repo_root, get_base_dir)
 
 # %% auto #0
-__all__ = ['REGISTRY', 'CHAINS', 'EMBEDDED', 'EMBEDDED_SECONDS', 'PROFILES', 'PROFILE_DOCS', 'PROFILE_ALIASES', 'Stage',
-           'chain_of', 'profile_name', 'plan_chain', 'nbs_dir', 'run_stage', 'run_chain', 'SuiteConfig',
+__all__ = ['REGISTRY', 'CHAINS', 'EMBEDDED', 'EMBEDDED_SECONDS', 'PROFILES', 'PROFILE_DOCS', 'PROFILE_ALIASES', 'WORLD', 'Stage',
+           'chain_of', 'profile_name', 'plan_chain', 'plan_world', 'nbs_dir', 'run_stage', 'run_chain', 'SuiteConfig',
            'evaluate_suite']
 
 # %% ../nbs/10_pipeline.ipynb #cbb3107b
@@ -95,31 +95,53 @@ def plan_chain(chain:tuple, # stage names, in order
                overrides:dict|None=None, # `-p` pairs: 'STAGE.KEY' or 'KEY' -> value
                profile:str='stage-defaults', # `PROFILES` key (or an earlier name): the settings under everything else
               )->dict:
-    "Every stage's parameters, each stage's config built (and so validated) now; a ValueError names the stage and field."
+    "Every stage's parameters, each stage's config built (and so validated) now; a ValueError names the stage and field. One task world: a stage that does not set `suite` gets the pipeline's (a flat `suite`, else the first stage's)."
     profile = profile_name(profile)
     config, overrides = dict(config or {}), dict(overrides or {})
     sections = any(k in REGISTRY for k in config)
     if sections and (bad := sorted(k for k in config if k not in chain)):
         raise ValueError(f"config file: section(s) {bad} are not stages of this run ({', '.join(chain)})")
     flds = {s: REGISTRY[s].fields() for s in chain}
+    names = {s: flds[s] | set(REGISTRY[s].config_class().aliases) for s in chain}   # fields and their earlier names
+    used = set().union(*flds.values())
+    takes = lambda st, k: k in flds[st] or (k in names[st] and k not in used)   # a flat key: a field, or an earlier name no stage uses as a field
     for k in overrides:
         st, _, f = k.rpartition('.')
         if st and st not in chain: raise ValueError(f"-p {k}: stage {st!r} is not part of this run ({', '.join(chain)})")
-        if not any(f in flds[x] for x in ([st] if st else chain)): raise ValueError(f"-p {k}: no stage of this run has a field {f!r}")
-    if not sections and (bad := sorted(k for k in config if not any(k in flds[x] for x in chain))):
+        if not (f in names[st] if st else any(takes(x, f) for x in chain)): raise ValueError(f"-p {k}: no stage of this run has a field {f!r}")
+    if not sections and (bad := sorted(k for k in config if not any(takes(x, k) for x in chain))):
         raise ValueError(f"config file: no stage of this run has field(s) {bad}")
-    plan = {}
-    for st in chain:
+    plan, world = {}, None
+    for i, st in enumerate(chain):
         s = REGISTRY[st]
+        cls = s.config_class()
         p = {k: v for k, v in PROFILES[profile].get(st, {}).items()}
-        p.update(config.get(st, {}) if sections else {k: v for k, v in config.items() if k in flds[st]})
+        p.update(config.get(st, {}) if sections else {k: v for k, v in config.items() if takes(st, k)})
         for k, v in overrides.items():
             s_, _, f = k.rpartition('.')
-            if s_ == st or (not s_ and f in flds[st]): p[f] = v
-        try: s.config_class().from_params({k: v for k, v in p.items() if k not in (s.takes, s.takes_pipeline) or len(chain) == 1})
-        except (ValueError, TypeError) as e: raise ValueError(f"stage {st}: {e}") from None
+            if s_ == st or (not s_ and takes(st, f)): p[f] = v
+        try:
+            p = cls.current_names(p)
+            if 'suite' in flds[st]:
+                if 'suite' not in p: p['suite'] = world if world is not None else cls.__dataclass_fields__['suite'].default
+                world = p['suite'] if world is None else world
+            given = lambda k: not ((k == s.takes and i > 0) or (k == s.takes_pipeline and len(chain) > 1))   # not what an earlier stage or the run supplies
+            cls.from_params({k: v for k, v in p.items() if given(k)})
+        except (ValueError, TypeError, FileNotFoundError) as e: raise ValueError(f"stage {st}: {e}") from None
         plan[st] = p
     return plan
+
+WORLD = ('suite', 'split', 'device', 'eval_device')   # what decides a stage's tasks and devices
+
+def plan_world(plan:dict, # `plan_chain`'s parameters per stage
+              )->list[dict]:
+    "Per stage: its suite, split, training device and judging device as its config resolves them ('' : the stage has no such field)."
+    rows = []
+    for st, p in plan.items():
+        cls = REGISTRY[st].config_class()
+        d = {f.name: p.get(f.name, f.default) for f in fields(cls)}
+        rows.append(dict(stage=st, **{k: d.get(k, '') for k in WORLD}))
+    return rows
 
 # %% ../nbs/10_pipeline.ipynb #ecc74a88
 def nbs_dir()->Path:
@@ -210,6 +232,8 @@ def run_chain(chain:tuple, # stage names, in order
         if pdir:
             with open(pdir/'pipeline.log', 'a') as f: f.write(f"{datetime.datetime.now().isoformat(timespec='seconds')} {msg}\n")
     t0, est_done, prev, redo, rows = time.time(), 0.0, None, False, []
+    state['world'] = plan_world(plan); save()
+    for w in state['world']: say(f"plan: {w['stage']}: " + ', '.join(f"{k} {w[k]}" for k in WORLD if w[k] != ''))
     for i, st in enumerate(chain):
         s = REGISTRY[st]
         p = _stage_params(s, plan[st], prev, pdir)

@@ -477,7 +477,7 @@ class RLConfig(StageConfig):
     conservative: bool = True # reward the interval's bound nearest 1, not the point estimate
     remeasure_above: float = 3.0 # re-measure a speedup above this...
     remeasure_factor: float = 2.0 # ...or above this times the task's best so far
-    device: str = 'auto'         # training and sampling: 'auto', 'cpu', 'cuda'
+    device: str = 'auto'         # where the model trains and samples: 'auto', 'cpu' or 'cuda'
     cpu_precision: str = 'fp32'  # on the CPU: 'fp32' (safe everywhere) or 'bf16' (only for CPUs with fast bf16; `cudal1_nb.sft.cpu_precision_args`)
     eval_device: str = 'cpu'     # where the reward runs candidates: 'cpu', 'cuda' (the first visible GPU) or 'cuda:N' (GPU N: not the trainer's, on a host with several)
     budget_s: float = 0.1        # harness timing budget per side per candidate
@@ -504,9 +504,14 @@ class RLConfig(StageConfig):
         from cudal1_nb.prompts import CONTRASTIVE_KINDS
         for f, kinds in (((self.form, CONTRASTIVE_KINDS) if self.form else (None, ())), (self.stage1_form, ('optimize', 'optimize-terse', 'optimize-steps'))):
             if f is not None and (f not in PROMPTS or PROMPTS[f].kind not in kinds): raise ValueError(f"template {f!r} is not a known {'/'.join(kinds)} template; known: {sorted(PROMPTS)}")
+        from cudal1_nb.tasks import check_source
+        check_source(self.suite)
         if self.ids:
             from cudal1_nb.tasks import load_tasks, split_tasks
             split_tasks(load_tasks(self.suite, validate=False), self.split, self.ids)
+        if m := re.fullmatch(r'(?:replay:.+?\+)?hf:(.+)', self.backend):
+            from cudal1_nb.generate import check_model
+            check_model(m[1].split('#')[0])
         if self.init and not (self.mode == 'evolve' and self.backend):
             from cudal1_nb.selftrain import find_policy
             find_policy(self.init)

@@ -8,10 +8,10 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/selftrain.html.md"""
 
 # %% ../nbs/14_selftrain.ipynb #508033fe
 from __future__ import annotations
-import os, sys, json, time, math, collections, shutil
+import os, re, sys, json, time, math, collections, shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
-from .core import StageConfig, Candidate, EvalResult, code_hash, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table, seed_everything, counted_speedup
+from .core import DEVICE_RE, judging_on, StageConfig, Candidate, EvalResult, code_hash, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table, seed_everything, counted_speedup
 
 # %% auto #0
 __all__ = ['KEEP_RULES', 'find_policy', 'load_policy', 'trained_form', 'SelfTrainConfig', 'keep_pairs', 'contrastive_rows',
@@ -74,18 +74,19 @@ class SelfTrainConfig(StageConfig):
     keep: str = 'correct'        # 'correct' (the paper) or 'fast' (correct and not slower than the reference beyond noise)
     top_k: int = 0               # keep at most this many per task and round, fastest first (0: all)
     steps: int = 150             # fine-tuning steps per round at most
-    lr: float = 0.0              # 0: stage 1's default for the model kind
+    learning_rate: float = 0.0   # 0: stage 1's default for the model kind
     batch_size: int = 0          # 0: stage 1's default
     contrastive_rows: int = 1    # rows in the contrastive form per kept program (0: none, the paper's stage 2); see the decisions
     contrastive_form: str = 'contrastive-terse/v1'  # their template (the RL stage uses the same one by default)
     max_length: int = 2048       # tokens per row at most (longer rows are dropped); a contrastive prompt is about 1,270 tokens (median) for the tiny tokenizer, plus its answer
     time_budget_s: float = 120.0 # fine-tuning seconds per round (0: no limit)
-    device: str = 'auto'         # training and sampling
+    device: str = 'auto'         # where the model trains and samples: 'auto', 'cpu' or 'cuda'
     cpu_precision: str = 'fp32'  # on the CPU: 'fp32' or 'bf16' (stage 1's `cpu_precision`)
     expected_steps_per_s: float = 0.0  # stage 1's training-rate check (0: its default for the tiny model on the CPU; < 0: no check)
-    eval_device: str = 'cpu'     # where samples are judged
+    eval_device: str = 'cpu'     # where samples are judged: 'cpu', 'cuda' or 'cuda:N'
     budget_s: float = 0.05       # harness timing budget per side (correctness is what counts here; 'fast' uses the interval)
     db: str = ''             # variant store ('' : the default under the base directory)
+    aliases = {'lr': 'learning_rate'}   # the earlier name
     def validate(self):
         from cudal1_nb.prompts import PROMPTS
         if self.keep not in KEEP_RULES: raise ValueError(f"keep must be one of {KEEP_RULES}, got {self.keep!r}")
@@ -101,11 +102,14 @@ class SelfTrainConfig(StageConfig):
         if self.ids:
             from cudal1_nb.tasks import load_tasks, split_tasks
             split_tasks(load_tasks(self.suite, validate=False), self.split, self.ids)
-        if self.device not in ('auto', 'cpu', 'cuda') or self.eval_device not in ('cpu', 'cuda'): raise ValueError("device must be auto/cpu/cuda; eval_device cpu/cuda")
+        if self.device not in ('auto', 'cpu', 'cuda') or not re.fullmatch(DEVICE_RE, self.eval_device):
+            raise ValueError(f"device must be 'auto', 'cpu' or 'cuda' and eval_device 'cpu', 'cuda' or 'cuda:N'; got {self.device!r}, {self.eval_device!r}")
+        from cudal1_nb.tasks import check_source
+        check_source(self.suite)
     def sft_config(self, model:str='')->object:
         "Stage 1's config for this stage's fine-tuning rounds (trainer, precision and defaults shared)."
         from cudal1_nb.sft import SFTStageConfig
-        return SFTStageConfig(model=model, steps=self.steps, lr=self.lr, batch_size=self.batch_size, max_length=self.max_length,
+        return SFTStageConfig(model=model, steps=self.steps, learning_rate=self.learning_rate, batch_size=self.batch_size, max_length=self.max_length,
                               time_budget_s=self.time_budget_s, device=self.device, eval_device=self.eval_device, seed=self.seed,
                               forms=(self.form,), eval_samples=0, cpu_precision=self.cpu_precision, expected_steps_per_s=self.expected_steps_per_s)
 
@@ -154,11 +158,12 @@ def sample_round(model, tok, tasks:list, cfg:SelfTrainConfig, rnd:int, policy:st
     from cudal1_nb.verify import verify, verification_config
     model.eval()
     be = HFBackend.from_objects(model, tok, name=f"selftrain:{policy}", batch_size=16)
-    asks = [Ask(t, optimize_prompt(t, device=cfg.eval_device, form=cfg.form), meta=dict(round=rnd, policy=policy)) for t in tasks for _ in range(cfg.samples)]
+    asks = [Ask(t, optimize_prompt(t, device=cfg.eval_device.split(':')[0], form=cfg.form), meta=dict(round=rnd, policy=policy)) for t in tasks for _ in range(cfg.samples)]
     gen = GenConfig(max_new_tokens=cfg.max_new_tokens, temperature=cfg.temperature, seed=cfg.seed + 1000 * rnd)
     cands, counts = propose(be, asks, gen, stage='selftrain', origin=f"selftrain:{policy}", name=f"st-r{rnd}", progress=progress)
-    pairs = verify(cands, {t.id: t for t in tasks}, device=cfg.eval_device, cfg=replace(verification_config(cfg.seed + rnd, cfg.budget_s), policy='strict'),
-                   store=store, progress=progress)
+    with judging_on(cfg.eval_device) as dev:
+        pairs = verify(cands, {t.id: t for t in tasks}, device=dev, cfg=replace(verification_config(cfg.seed + rnd, cfg.budget_s), policy='strict'),
+                       store=store, progress=progress)
     for _, r in pairs:
         if not r.ok: counts[r.verdict] += 1
     return pairs, counts
@@ -191,7 +196,7 @@ def run_selftrain(cfg:SelfTrainConfig, run_dir:str|Path, progress:bool=True)->di
     base = json.loads((init/'adapter_config.json').read_text()).get('base_model_name_or_path', '') if kind == 'lora' else ''
     kept, known, rounds, policy = [], set(), [], str(init)
     from cudal1_nb.device import _device_name
-    devname = _device_name(cfg.eval_device)
+    devname, pdev = _device_name(cfg.eval_device.split(':')[0]), cfg.eval_device.split(':')[0]
     with Store(cfg.db or None) as st:
         for rnd in range(cfg.rounds):
             pairs, counts = sample_round(model, tok, tasks, cfg, rnd, policy, store=st, progress=progress)
@@ -201,10 +206,10 @@ def run_selftrain(cfg:SelfTrainConfig, run_dir:str|Path, progress:bool=True)->di
             rounds.append(rep)
             print(f"round {rnd}: {json.dumps(rep)}", flush=True)
             if not new: break   # nothing new to learn from
-            rows = sft_rows(kept, {t.id: t for t in tasks}, forms=(cfg.form,), device=cfg.eval_device, augmentation='selftrain')
+            rows = sft_rows(kept, {t.id: t for t in tasks}, forms=(cfg.form,), device=pdev, augmentation='selftrain')
             if cfg.contrastive_rows:
                 pools = {t: st.programs(t, devname) for t in {c.task_id for c, _ in kept}}
-                rows += contrastive_rows(kept, pools, {t.id: t for t in tasks}, cfg.contrastive_form, cfg.eval_device, cfg.contrastive_rows, cfg.seed + rnd)
+                rows += contrastive_rows(kept, pools, {t.id: t for t in tasks}, cfg.contrastive_form, pdev, cfg.contrastive_rows, cfg.seed + rnd)
             ds, dropped = to_training(rows, tok, cfg.max_length)
             tr = make_trainer(cfg.sft_config(model=base if kind == 'lora' else ''), model, tok, kind, ds, rd/f"round{rnd}")
             tr.train(); model = tr.model

@@ -9,10 +9,10 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/sft.html.md"""
 
 # %% ../nbs/13_sft.ipynb #10153bfb
 from __future__ import annotations
-import os, sys, json, time, math, collections
+import os, re, sys, json, time, math, warnings, collections
 from dataclasses import dataclass
 from pathlib import Path
-from .core import StageConfig, Candidate, EvalResult, code_hash, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table, seed_everything
+from .core import DEVICE_RE, judging_on, StageConfig, Candidate, EvalResult, code_hash, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table, seed_everything
 
 # %% auto #0
 __all__ = ['CPU_PRECISIONS', 'TINY_CPU_STEPS_PER_S', 'SFTStageConfig', 'cpu_precision_args', 'train_tokenizer', 'tiny_llama',
@@ -33,7 +33,7 @@ class SFTStageConfig(StageConfig):
     tiny_layers: int = 2         # tiny model: layers
     forms: tuple[str, ...] = ()  # prompt forms to train on ((): the terse form for the tiny model, every form for a model path)
     steps: int = 450             # optimizer steps at most
-    lr: float = 0.0              # 0: 5e-3 for the tiny model, 2e-4 for LoRA, 2e-5 for full fine-tuning
+    learning_rate: float = 0.0   # 0: 5e-3 for the tiny model, 2e-4 for LoRA, 2e-5 for full fine-tuning
     batch_size: int = 0          # 0: 8 for the tiny model, 8 on CUDA (what `cudal1_nb.lora.sft_speed_settings` fits for a 1.5B at 2048), else 4
     grad_accum: int = 1      # gradient accumulation steps per optimizer step
     max_length: int = 1024       # rows longer than this (tokens) are dropped, not truncated: a cut program teaches broken code
@@ -42,19 +42,24 @@ class SFTStageConfig(StageConfig):
     eval_temperature: float = 0.3 # sampling temperature of the check
     eval_max_new_tokens: int = 768 # tokens per answer of the check at most
     eval_form: str = ''          # the prompt form of the check ('': the first form trained on)
-    device: str = 'auto'         # 'auto', 'cpu' or 'cuda' (training and sampling; judging uses the harness's device)
+    device: str = 'auto'         # where the model trains and samples: 'auto', 'cpu' or 'cuda'
     cpu_precision: str = 'fp32'  # training precision on the CPU: 'fp32' (safe everywhere) or 'bf16' (only for a CPU with fast bf16: AMX / AVX512-BF16)
     expected_steps_per_s: float = 0.0  # the training rate to expect (0: `TINY_CPU_STEPS_PER_S` for the tiny model on the CPU, else no check; < 0: no check)
     rate_floor: float = 0.2      # fail the stage when the rate after `rate_check_steps` steps is under this fraction of the expected rate
     rate_check_steps: int = 20   # when the rate is checked (steps from the start of training)
-    eval_device: str = 'cpu'     # where samples are judged
+    eval_device: str = 'cpu'     # where samples are judged: 'cpu', 'cuda' or 'cuda:N'
     db: str = ''                 # variant store ('' : the default)
+    aliases = {'lr': 'learning_rate'}   # the earlier name
     def validate(self):
         if self.steps < 1 or self.batch_size < 0 or self.grad_accum < 1: raise ValueError("steps and grad_accum must be >= 1, batch_size >= 0 (0: automatic)")
         if self.lora_r < 0 or self.vocab_size < 300 or self.max_length < 64: raise ValueError("need lora_r >= 0, vocab_size >= 300 and max_length >= 64")
         from cudal1_nb.prompts import PROMPTS
         if bad := [f for f in (*self.forms, *([self.eval_form] if self.eval_form else [])) if f not in PROMPTS]: raise ValueError(f"unknown prompt form(s) {bad}; known: {sorted(PROMPTS)}")
-        if self.device not in ('auto', 'cpu', 'cuda') or self.eval_device not in ('cpu', 'cuda'): raise ValueError("device must be auto/cpu/cuda; eval_device cpu/cuda")
+        if self.device not in ('auto', 'cpu', 'cuda') or not re.fullmatch(DEVICE_RE, self.eval_device):
+            raise ValueError(f"device must be 'auto', 'cpu' or 'cuda' and eval_device 'cpu', 'cuda' or 'cuda:N'; got {self.device!r}, {self.eval_device!r}")
+        if self.model:
+            from cudal1_nb.generate import check_model
+            check_model(self.model)
         if self.cpu_precision not in CPU_PRECISIONS: raise ValueError(f"cpu_precision must be one of {CPU_PRECISIONS}, got {self.cpu_precision!r}")
         if not 0 < self.rate_floor <= 1 or self.rate_check_steps < 1: raise ValueError(f"need 0 < rate_floor <= 1 and rate_check_steps >= 1, got {self.rate_floor} and {self.rate_check_steps}")
     def resolved_device(self)->str:
@@ -74,7 +79,7 @@ class SFTStageConfig(StageConfig):
         "The steps per second the rate check expects (0: no check)."
         if self.expected_steps_per_s: return max(self.expected_steps_per_s, 0.0)
         return TINY_CPU_STEPS_PER_S if not self.model and self.resolved_device() == 'cpu' else 0.0
-    def learning_rate(self)->float: return self.lr or (5e-3 if not self.model else 2e-4 if self.lora_r else 2e-5)
+    def resolved_learning_rate(self)->float: return self.learning_rate or (5e-3 if not self.model else 2e-4 if self.lora_r else 2e-5)
 
 # %% ../nbs/13_sft.ipynb #a0014bde
 CPU_PRECISIONS = ('fp32', 'bf16')
@@ -207,7 +212,7 @@ def make_trainer(cfg:SFTStageConfig, model, tok, kind:str, ds, out_dir:str|Path,
             from cudal1_nb.lora import compile_decoder_layers
             compile_decoder_layers(model)
     args = SFTConfig(output_dir=str(Path(out_dir)/'trainer'), max_steps=cfg.steps, per_device_train_batch_size=cfg.resolved_batch_size(),
-                     gradient_accumulation_steps=cfg.grad_accum, learning_rate=cfg.learning_rate(), lr_scheduler_type='cosine',
+                     gradient_accumulation_steps=cfg.grad_accum, learning_rate=cfg.resolved_learning_rate(), lr_scheduler_type='cosine',
                      warmup_steps=min(20, cfg.steps // 10), weight_decay=0.0, logging_steps=max(1, cfg.steps // 20), report_to='none',
                      save_strategy='no', max_length=cfg.max_length, completion_only_loss=True, seed=cfg.seed, disable_tqdm=False, **extra)
     cbs = [_budget_callback(cfg.time_budget_s), _rate_callback(cfg.expected_rate(), cfg.rate_floor, cfg.rate_check_steps), *callbacks]
@@ -222,7 +227,11 @@ def trainer_settings(tr, seconds:float)->dict:
 
 def select_rows(cfg:SFTStageConfig, rows:list)->list:
     "The rows whose prompt form is one of `cfg.resolved_forms()` (rows that name no form are kept)."
+    from cudal1_nb.tasks import split_of
     forms = set(cfg.resolved_forms())
+    if held := sorted({r['task_id'] for r in rows if split_of(r.get('task_id', '')) == 'held-out'}):
+        warnings.warn(f"dropping the rows of {len(held)} held-out task(s) (never trained on): {held[:5]}{' ...' if len(held) > 5 else ''}")
+        rows = [r for r in rows if r.get('task_id') not in set(held)]
     out = [r for r in rows if r.get('template_id') in forms or not r.get('template_id')]
     if not out: raise ValueError(f"no row has a prompt form in {sorted(forms)}; the rows have {sorted({r.get('template_id') for r in rows})} (set `forms`)")
     return out
@@ -257,15 +266,16 @@ def sample_and_judge(model, tok, tasks:list, cfg:SFTStageConfig, train_codes:set
     from cudal1_nb.verify import verify, verification_config
     model.eval()
     be = HFBackend.from_objects(model, tok, name=name)
-    asks = [Ask(t, optimize_prompt(t, device=cfg.eval_device, form=cfg.resolved_eval_form())) for t in tasks for _ in range(cfg.eval_samples)]
+    asks = [Ask(t, optimize_prompt(t, device=cfg.eval_device.split(':')[0], form=cfg.resolved_eval_form())) for t in tasks for _ in range(cfg.eval_samples)]
     dropped = []
     cands, _ = propose(be, asks, GenConfig(max_new_tokens=cfg.eval_max_new_tokens, temperature=cfg.eval_temperature, seed=cfg.seed),
                        'sft', name, progress=progress, dropped=dropped)
     n = collections.Counter()
     for c in cands: c.name = f"{name}-{n[c.task_id]}"; n[c.task_id] += 1   # numbered per task
     samples = [(a.task.id, None, None, why) for a, why in dropped]
-    samples += [(c.task_id, c, r, '') for c, r in verify(cands, {t.id: t for t in tasks}, device=cfg.eval_device,
-                                                          cfg=verification_config(cfg.seed), store=store, progress=progress)]
+    with judging_on(cfg.eval_device) as dev:
+        samples += [(c.task_id, c, r, '') for c, r in verify(cands, {t.id: t for t in tasks}, device=dev,
+                                                              cfg=verification_config(cfg.seed), store=store, progress=progress)]
     rows = []
     for t in tasks:
         s = [x for x in samples if x[0] == t.id]

@@ -15,8 +15,8 @@ from .sandbox import Pool, Job, load_program, _one_line
 
 # %% auto #0
 __all__ = ['HELD_OUT', 'SPLITS', 'kernelbench_names', 'kernelbench_name', 'TaskError', 'TaskCheck', 'read_dir', 'read_jsonl',
-           'minibench_dir', 'read_source', 'filter_tasks', 'split_of', 'split_tasks', 'check_task_job', 'check_tasks',
-           'list_tasks', 'load_tasks']
+           'minibench_dir', 'read_source', 'check_source', 'filter_tasks', 'split_of', 'split_tasks', 'check_task_job',
+           'check_tasks', 'list_tasks', 'load_tasks']
 
 # %% ../nbs/01_tasks.ipynb #2c0c8bde
 _KB_NAMES = None
@@ -137,6 +137,16 @@ def read_source(src:str|Path, # 'minibench', 'kernelbench', 'cuda-l1:GPU', a dir
     if p.is_dir(): return read_dir(p, suite=suite or 'kernelbench')
     if p.is_file(): return read_jsonl(p, suite=suite or 'kernelbench')
     raise TaskError(f"{s}: no such task source (give a directory, a release .jsonl file, 'minibench', 'kernelbench' or 'cuda-l1:GPU')")
+
+def check_source(src:str, # a stage config's `suite`
+                )->str:
+    "`src` when `read_source` can read it ('minibench', 'kernelbench', 'cuda-l1:GPU' of a released GPU, an existing directory or file), without reading or downloading anything; else a ValueError naming the choices."
+    from cudal1_nb.download import CUDAL1_GPUS
+    s = str(src)
+    if s in ('minibench', 'kernelbench') or Path(s).expanduser().exists(): return s
+    if s.startswith('cuda-l1:') and s.split(':', 1)[1] in CUDAL1_GPUS: return s
+    raise ValueError(f"unknown suite {s!r}: give 'minibench', 'kernelbench', 'cuda-l1:GPU' (GPU one of {CUDAL1_GPUS}), "
+                     "or an existing task directory or release file")
 
 def filter_tasks(tasks:list, levels=None, ids=None, limit:int|None=None)->list:
     "Keep tasks of the given levels / ids (or `L1/12`-style short ids), then the first `limit`."

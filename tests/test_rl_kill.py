@@ -17,7 +17,7 @@ from cudal1_nb.sft import SFTStageConfig, train_sft
 from cudal1_nb.collect import sft_rows
 ts = [t for t in minibench_tasks() if t.id == 'minibench/L1/1']
 rows = sft_rows([(v, EvalResult(v.id, v.task_id, 'ok', True)) for t in ts for v in minibench_variants(t)], {t.id: t for t in ts}, forms=('optimize-terse/v1',))
-train_sft(SFTStageConfig(steps=60, batch_size=3, lr=1e-2, tiny_hidden=64, tiny_layers=1, vocab_size=512, max_length=2048, eval_samples=0, device='cpu'), rows, Path(sys.argv[1]))
+train_sft(SFTStageConfig(steps=60, batch_size=3, learning_rate=1e-2, tiny_hidden=64, tiny_layers=1, vocab_size=512, max_length=2048, eval_samples=0, device='cpu'), rows, Path(sys.argv[1]))
 """
 RUN = """
 import sys, json

@@ -53,7 +53,7 @@ def _train(cfg, rows, out):
 
 def test_lora_on_cuda_uses_the_fast_trainer(cuda, rows, model_dir, tmp_path):
     from cudal1_nb.sft import SFTStageConfig, build_model, make_trainer, to_training
-    cfg = SFTStageConfig(model=model_dir, lora_r=8, steps=12, max_length=2048, lr=1e-3, device='cuda', eval_samples=0, time_budget_s=0)
+    cfg = SFTStageConfig(model=model_dir, lora_r=8, steps=12, max_length=2048, learning_rate=1e-3, device='cuda', eval_samples=0, time_budget_s=0)
     m0, tok, kind = build_model(cfg, rows)
     assert kind == 'lora' and next(m0.parameters()).dtype == cuda.bfloat16
     tr = make_trainer(cfg, m0, tok, kind, to_training(rows, tok, cfg.max_length)[0], tmp_path/'probe')
@@ -66,7 +66,7 @@ def test_lora_on_cuda_uses_the_fast_trainer(cuda, rows, model_dir, tmp_path):
 def test_qlora_on_cuda(cuda, rows, model_dir, tmp_path):
     bnb = pytest.importorskip('bitsandbytes')
     from cudal1_nb.sft import SFTStageConfig
-    cfg = SFTStageConfig(model=model_dir, lora_r=8, qlora=True, steps=12, max_length=2048, lr=1e-3, batch_size=4, device='cuda',
+    cfg = SFTStageConfig(model=model_dir, lora_r=8, qlora=True, steps=12, max_length=2048, learning_rate=1e-3, batch_size=4, device='cuda',
                          eval_samples=0, time_budget_s=0)
     model, tok, m = _train(cfg, rows, tmp_path)
     assert m['kind'] == 'qlora'

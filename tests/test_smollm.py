@@ -55,7 +55,7 @@ def test_lora_sft_on_smollm2(smol, tmp_path):
     for t in tasks:
         p = optimize_prompt(t, device='cpu', form='optimize-terse/v1')
         rows.append(dict(task_id=t.id, prompt=p.text, template_id=p.template_id, completion=fence(t.code.replace('class Model(', 'class ModelNew('))))
-    cfg = SFTStageConfig(model=smol, lora_r=8, steps=3, batch_size=1, max_length=1024, lr=1e-3, device='cpu', eval_samples=0,
+    cfg = SFTStageConfig(model=smol, lora_r=8, steps=3, batch_size=1, max_length=1024, learning_rate=1e-3, device='cpu', eval_samples=0,
                          time_budget_s=0, forms=('optimize-terse/v1',))
     model, tok, m = train_sft(cfg, rows, tmp_path)
     assert m['kind'] == 'lora' and m['steps'] == 3 and m['rows_used'] == 3, m

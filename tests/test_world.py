@@ -1,0 +1,79 @@
+"""One task world per chain: the suite set once reaches every stage, one device vocabulary, earlier names as deprecated
+aliases, and bad input (an unknown suite, a held-out task named for training, a missing model) refused at plan time."""
+import json, warnings
+from pathlib import Path
+import pytest
+from conftest import cudal1, ROOT
+from cudal1_nb.pipeline import plan_chain, plan_world, CHAINS, WORLD
+
+pytest.importorskip('trl')
+
+
+def tutorial_gpu_config()->dict:
+    "The GPU configuration of the tutorial notebook, read from its config cell (one definition: the notebook's)."
+    nb = json.loads((ROOT/'nbs'/'17_tutorial.ipynb').read_text())
+    src = next(''.join(c['source']) for c in nb['cells'] if c['cell_type'] == 'code' and 'gpu_config = {' in ''.join(c['source']))
+    ns = {}
+    exec(src.split('cfg_file =')[0], ns)   # the imports, MODEL, TEACHER and gpu_config; nothing is written or run
+    return ns['gpu_config']
+
+
+def _world(plan): return {w['stage']: w for w in plan_world(plan)}
+
+
+def test_tutorial_gpu_config_plans_kernelbench_on_the_gpu():
+    w = _world(plan_chain(CHAINS['all'], tutorial_gpu_config(), profile='stage-defaults'))
+    for st in ('collect', 'selftrain', 'rl'): assert (w[st]['suite'], w[st]['split']) == ('kernelbench', 'train'), w[st]
+    for st in ('collect', 'sft', 'selftrain', 'rl'): assert w[st]['device'] == 'cuda', w[st]
+    for st in ('collect', 'augment', 'sft', 'selftrain', 'rl'): assert w[st]['eval_device'] == 'cuda', w[st]
+
+
+def test_suite_is_carried_forward_unless_a_stage_sets_its_own():
+    plan = plan_chain(CHAINS['train'], {'collect': {'suite': 'kernelbench'}, 'rl': {'suite': 'minibench'}}, profile='cpu-demo')
+    assert [plan[s]['suite'] for s in ('collect', 'selftrain', 'rl')] == ['kernelbench', 'kernelbench', 'minibench']
+    plan = plan_chain(CHAINS['train'], {}, {'suite': 'cuda-l1:h100'})      # a flat -p suite: every stage with the field
+    assert {plan[s]['suite'] for s in ('collect', 'selftrain', 'rl')} == {'cuda-l1:h100'}
+    plan = plan_chain(CHAINS['train'], {}, profile='cpu-demo')              # nothing set: the first stage's default, shown
+    assert {plan[s]['suite'] for s in ('collect', 'selftrain', 'rl')} == {'minibench'}
+    assert set(WORLD) <= set(plan_world(plan)[0])
+
+
+def test_earlier_names_still_work_with_a_warning():
+    with pytest.warns(FutureWarning, match="'lr' is deprecated, use 'learning_rate'"):
+        plan = plan_chain(CHAINS['train'], {}, {'lr': '1e-3'})            # a flat earlier name reaches the stages that had it
+    assert plan['sft']['learning_rate'] == plan['selftrain']['learning_rate'] == '1e-3' and 'lr' not in plan['sft']
+    with pytest.warns(FutureWarning, match="'device' is deprecated, use 'eval_device'"):
+        assert plan_chain(('augment',), {'augment': {'device': 'cuda'}})['augment']['eval_device'] == 'cuda'
+    with pytest.warns(FutureWarning, match="'device' no longer sets 'eval_device'"):   # an old collect config: device meant judging
+        assert plan_chain(('collect',), {'collect': {'device': 'cuda'}})['collect']['eval_device'] == 'cuda'
+    with warnings.catch_warnings():
+        warnings.simplefilter('error')                                      # the current names: no warning
+        plan = plan_chain(CHAINS['train'], {}, {'device': 'cuda', 'eval_device': 'cuda:1', 'learning_rate': '1e-4'})
+    assert {plan[s]['eval_device'] for s in CHAINS['train']} == {'cuda:1'}
+    assert 'device' not in plan['augment']                                 # augment trains nothing: a flat device is not its
+    with pytest.raises(ValueError, match="give only 'learning_rate'"): plan_chain(('sft',), {'sft': {'lr': 1, 'learning_rate': 2}})
+
+
+@pytest.mark.parametrize('config, msg', [
+    ({'collect': {'suite': 'kernelbnech'}}, "stage collect: unknown suite 'kernelbnech'"),
+    ({'rl': {'suite': 'cuda-l1:tpu'}}, "stage rl: unknown suite 'cuda-l1:tpu'"),
+    ({'selftrain': {'suite': '/no/such/tasks'}}, "stage selftrain: unknown suite '/no/such/tasks'"),
+    ({'rl': {'ids': ['minibench/L1/2']}}, "stage rl: task(s) ['minibench/L1/2'] are not in the 'train' split"),
+    ({'selftrain': {'ids': ['minibench/L3/8']}}, "stage selftrain: task(s) ['minibench/L3/8'] are not in the 'train' split"),
+    ({'sft': {'model': '/no/such/model'}}, "stage sft: model '/no/such/model': no such file or directory"),
+    ({'rl': {'mode': 'evolve', 'backend': 'hf:./no/such/model'}}, "stage rl: model './no/such/model': no such file or directory"),
+])
+def test_bad_input_refused_at_plan_time(config, msg):
+    with pytest.raises(ValueError) as e: plan_chain(CHAINS['train'], config)
+    assert msg in str(e.value), str(e.value)
+
+
+def test_missing_init_refused_at_plan_time():
+    with pytest.raises(ValueError) as e: plan_chain(('selftrain', 'rl'), {'selftrain': {'init': '/no/such/run'}})
+    assert 'stage selftrain:' in str(e.value) and '/no/such/run' in str(e.value)
+
+
+def test_cli_refuses_an_unknown_suite_before_anything_runs(tmp_path):
+    p = cudal1('run', '-p', 'suite', 'kernelbnech', env=dict(CUDAL1_BASE_DIR=str(tmp_path/'base')))
+    assert p.returncode == 2 and "unknown suite 'kernelbnech'" in p.stderr, p.stderr[-2000:]
+    assert not (tmp_path/'base'/'runs').exists()
