@@ -67,8 +67,7 @@ def offline_candidates(source:str, # 'minibench' or a CUDA-L1 release file (.jso
         return [(c, None) for c in minibench_variants() if c.task_id in ids]
     p = Path(source)
     if not p.exists(): raise FileNotFoundError(f"offline source {source!r}: neither 'minibench' nor an existing release file")
-    from cudal1_nb.analysis import release_results
-    from cudal1_nb.store import _read_release
+    from cudal1_nb.store import release_results, _read_release
     gpu, pubs = release_results(p)
     by = {r.task_id: r for r in pubs}
     out = []

@@ -11,7 +11,7 @@ import json, html, time, collections
 from dataclasses import dataclass
 from pathlib import Path
 from .core import StageConfig, EvalResult, counted_speedup, atomic_write, print_table, get_base_dir, start_run, finish_run
-from .analysis import gmean
+from .stats import gmean, speedup_stats
 from .tasks import split_of
 
 # %% auto #0
@@ -155,7 +155,6 @@ def build_report(cfg:ReportConfig,
                 )->dict:
     "The report's tables, curves and headline figures (and the headline in sentences) for a pipeline run directory."
     from cudal1_nb.store import Store
-    from cudal1_nb.analysis import speedup_stats
     pdir = Path(cfg.pipeline_dir) if cfg.pipeline_dir else latest_pipeline()
     state = json.loads((pdir/'pipeline.json').read_text())
     stages = []
