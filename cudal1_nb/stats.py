@@ -70,6 +70,6 @@ def interval_call(lo:float, # the interval's lower bound (95 %)
     return 'win' if lo > margin else 'loss' if hi < margin else 'tie'
 
 def conservative_speedup(s:float, lo:float, hi:float)->float:
-    "1.0 when the interval [lo, hi] holds 1 (a tie, `interval_call`), else the interval's bound nearest 1."
-    call = interval_call(lo, hi)
-    return 1.0 if call == 'tie' else lo if call == 'win' else hi
+    "1.0 when the interval [lo, hi] holds 1 (a tie, `interval_call`), else its bound nearest 1: the lower one for a speedup `s` above 1, the upper one below."
+    if interval_call(lo, hi) == 'tie': return 1.0
+    return lo if s > 1.0 else hi
