@@ -16,7 +16,8 @@ import json, os, sys
 cores = json.loads(os.environ['KEEP_RULE_CORES'])
 if cores: os.sched_setaffinity(0, cores)
 from pathlib import Path
-from cudal1_nb.selftrain import SelfTrainConfig, run_selftrain, load_policy, sample_round, round_report
+from cudal1_nb.selftrain import SelfTrainConfig, run_selftrain, sample_round, round_report
+from cudal1_nb.checkpoint import load_policy
 from cudal1_nb.tasks import load_tasks, split_tasks
 from cudal1_nb.store import Store
 from cudal1_nb.core import seed_everything

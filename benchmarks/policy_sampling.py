@@ -16,7 +16,7 @@ def main(argv=None):
     ap.add_argument('--split', default='train'); ap.add_argument('--form', default='optimize-terse/v1'); ap.add_argument('--max-new-tokens', type=int, default=768)
     a = ap.parse_args(argv)
     from cudal1_nb.rl import KernelReward, PromptSource, PromptPlan, evolve, step_metrics
-    from cudal1_nb.selftrain import load_policy
+    from cudal1_nb.checkpoint import load_policy
     from cudal1_nb.tasks import load_tasks, split_tasks
     from cudal1_nb.generate import HFBackend, GenConfig
     tasks = split_tasks(load_tasks('minibench', validate=False), a.split)

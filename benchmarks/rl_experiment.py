@@ -23,7 +23,7 @@ SHOW = ('correct', 'fast_1', 'gmean', 'gmean_correct')
 def baseline(init, store, out, samples, seed, params):
     "The stage-2 policy on the training tasks: its own (stage-1) prompt, `samples` per task, no update."
     from cudal1_nb.rl import RLConfig, KernelReward, PromptSource, evolve, step_metrics
-    from cudal1_nb.selftrain import load_policy, find_policy
+    from cudal1_nb.checkpoint import load_policy, find_policy
     from cudal1_nb.tasks import load_tasks, split_tasks
     from cudal1_nb.generate import HFBackend, GenConfig
     cfg = RLConfig.from_params(dict(params, init=str(init), arm='plain', db=str(store), seed=seed))

@@ -12,49 +12,18 @@ from __future__ import annotations
 import math, json, random, statistics
 from pathlib import Path
 from .core import EvalResult, VERDICTS, counted_speedup, read_data
+from .stats import percentile, gmean, speedup_stats   # re-exported: the statistics live in `cudal1_nb.stats`
+from .store import release_results   # re-exported: a release's published results (`cudal1_nb.store`)
 
 # %% auto #0
-__all__ = ['BASELINE_NAMES', 'PAPER_MEANS', 'percentile', 'gmean', 'speedup_stats', 'earned', 'speedup_table', 'release_results',
-           'run_results', 'source_results', 'table_result', 'table_results', 'paper_check', 'report', 'format_report',
-           'report_html', 'speedup_matrix', 'spearman', 'transfer', 'cross_gpu', 'published_vs_measured', 'outliers',
-           'plot_distributions', 'plot_gpu_scatter', 'plot_published_vs_measured', 'fast_p', 'plot_fast_p']
+__all__ = ['BASELINE_NAMES', 'PAPER_MEANS', 'earned', 'speedup_table', 'run_results', 'source_results', 'table_result',
+           'table_results', 'paper_check', 'report', 'format_report', 'report_html', 'speedup_matrix', 'spearman',
+           'transfer', 'cross_gpu', 'published_vs_measured', 'outliers', 'plot_distributions', 'plot_gpu_scatter',
+           'plot_published_vs_measured', 'fast_p', 'plot_fast_p']
 
 # %% ../nbs/20_analysis.ipynb #ba20173f
 BASELINE_NAMES = {'eager': 'Default', 'torch_compile': 'torch.compile', 'torch_compile_ro': 'torch.compile reduce-overhead',
                   'cuda_graph': 'CUDA Graph', 'cudnn': 'cuDNN flags'}   # `EvalResult.speedups` key -> the paper's row name
-
-def percentile(xs:list, q:float)->float:
-    "The q-th percentile (0-100) with linear interpolation between order statistics (numpy's default)."
-    s = sorted(xs)
-    if not s: raise ValueError("percentile of no values")
-    k = (len(s) - 1) * q / 100
-    lo, hi = math.floor(k), math.ceil(k)
-    return s[lo] + (s[hi] - s[lo]) * (k - lo)
-
-def gmean(xs:list)->float|None: return math.exp(statistics.fmean(math.log(x) for x in xs)) if xs else None
-
-def _boot(xs:list, fn, n:int, rng)->tuple:
-    if len(xs) < 2: return (None, None)
-    vals = sorted(fn([xs[rng.randrange(len(xs))] for _ in xs]) for _ in range(n))
-    return vals[int(0.025 * n)], vals[min(n - 1, int(0.975 * n))]
-
-def speedup_stats(xs:list, # one entry per task of the population: a speedup, or None for a miss
-                  incorrect:int=0, # of the misses, how many were measured and judged wrong (incorrect / cheat)
-                  boot:int=1000, seed:int=0)->dict:
-    "The paper's statistics and the honest ones over one population of tasks."
-    if not xs: raise ValueError("speedup_stats of no tasks")
-    s = [x for x in xs if x]
-    filled = [x if x else 1.0 for x in xs]
-    rng = random.Random(seed)
-    top = sorted(filled)[:-1]
-    d = dict(tasks=len(xs), mean=statistics.fmean(filled), max=max(s) if s else None,
-             p75=percentile(filled, 75), p50=percentile(filled, 50), p25=percentile(filled, 25),
-             success=len(s), above_1_01=sum(x > 1.01 for x in s),
-             n=len(s), mean_scored=statistics.fmean(s) if s else None, geomean=gmean(s), median=statistics.median(s) if s else None,
-             mean_without_top=statistics.fmean(top) if top else None, misses=len(xs) - len(s), incorrect=incorrect)
-    d['mean_ci_low'], d['mean_ci_high'] = _boot(filled, statistics.fmean, boot, rng)
-    d['geomean_ci_low'], d['geomean_ci_high'] = _boot(s, gmean, boot, rng)
-    return d
 
 # %% ../nbs/20_analysis.ipynb #64976ca5
 def earned(r:EvalResult|None, baseline:str='eager')->float|None:
@@ -86,22 +55,6 @@ def speedup_table(results:list, # `EvalResult`s (published or measured), at most
     return rows
 
 # %% ../nbs/20_analysis.ipynb #8d8cfd15
-def release_results(path)->tuple:
-    "(gpu, [published EvalResult per row]) of a CUDA-L1 release file."
-    from cudal1_nb.store import _read_release, SCORE_BASELINES
-    from cudal1_nb.core import Candidate
-    path = Path(path)
-    rel = _read_release(path)
-    if rel['format'] != 'release': raise ValueError(f"{path}: a baseline file, not a release")
-    def cid(tid, code):   # the id an audit gives the same program, so a published score and a measurement of one kernel pair up
-        return Candidate(tid, code, stage='release', origin='cuda-l1').id if isinstance(code, str) and code not in ('', 'None') else None
-    out = []
-    for ln, r, _ in rel['rows']:
-        tid = f"kernelbench/L{r['level_id']}/{r['task_id']}"
-        out.append(EvalResult(cid(tid, r['custom_code']), tid, kind='published', device=path.stem,
-                              speedups={b: r[k] for k, b in SCORE_BASELINES.items()}, meta=dict(line=ln)))
-    return path.stem, out
-
 def run_results(path, baseline:str='eager')->tuple:
     "(label, results) of a mini-suite evaluation run directory (`results.jsonl`; stage `evaluate`): per task, its fastest correct variant (else its first result)."
     path = Path(path)

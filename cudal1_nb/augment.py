@@ -13,9 +13,12 @@ from pathlib import Path
 from .core import DEVICE_RE, judging_on, StageConfig, Candidate, EvalResult, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table, get_base_dir
 from .prompts import OPTIMIZE_FORMS
 from .verify import verify, verification_config, read_pairs, write_pairs
+from .store import Store
+from .tasks import load_tasks
+from .collect import sft_rows, save_dataset
 
 # %% auto #0
-__all__ = ['REWRITES', 'rewrite', 'augment_candidates', 'AugmentConfig', 'latest_run', 'read_collected']
+__all__ = ['REWRITES', 'rewrite', 'augment_candidates', 'AugmentConfig', 'latest_run', 'read_collected', 'run_augment']
 
 # %% ../nbs/12_augment.ipynb #b40a689a
 REWRITES = ('strip', 'locals', 'helpers', 'imports')
@@ -141,3 +144,27 @@ def read_collected(run:str|Path)->list[tuple]:
     p = Path(run)/'collected.jsonl'
     if not p.exists(): raise FileNotFoundError(f"{p}: not a collection run (no collected.jsonl)")
     return read_pairs(p)
+
+# %% ../nbs/12_augment.ipynb #c20c0cba
+def run_augment(cfg:AugmentConfig,
+                run_dir:str|Path='', # where to write ('' : a new run directory)
+               )->dict:
+    "The augmentation stage: rewrite a collection run's successes, re-verify every rewrite, write the dataset and the summary; returns the summary."
+    src = Path(cfg.collect_run) if cfg.collect_run else latest_run('collect')
+    pairs = read_collected(src)
+    ccfg = json.loads((src/'config.json').read_text())['config'] if (src/'config.json').exists() else {}
+    tasks = {t.id: t for t in load_tasks(ccfg.get('suite', 'minibench'), validate=False) if t.id in {c.task_id for c, _ in pairs}}
+    rd = start_run('augment', cfg, run_dir)
+    t0 = time.time()
+    new = augment_candidates(pairs, n=cfg.n, seed=cfg.seed)
+    with Store(cfg.db or None) as st:
+        with judging_on(cfg.eval_device) as dev: judged = verify(new, tasks, device=dev, cfg=verification_config(cfg.seed, cfg.budget_s), store=st)
+    kept = [(c, r) for c, r in judged if r.ok]
+    write_pairs(rd/'augmented.jsonl', judged)
+    dev = (ccfg.get('eval_device') or ccfg.get('device') or 'cpu').split(':')[0]   # the device collect's prompts named (an older collect run: `device`)
+    rows = sft_rows(pairs, tasks, forms=cfg.forms, device=dev) + sft_rows(kept, tasks, forms=cfg.forms, device=dev)
+    save_dataset(rows, rd/'dataset')
+    summary = dict(run_dir=str(rd), collect_run=str(src), verified_in=len(pairs), rewrites=len(new), rewrites_ok=len(kept),
+                   rewrites_failed=[dict(name=c.name, verdict=r.verdict, reason=r.reason[:200]) for c, r in judged if not r.ok],
+                   rows=len(rows), programs=len(pairs) + len(kept), seconds=round(time.time() - t0, 1))
+    return finish_run(rd, summary)

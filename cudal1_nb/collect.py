@@ -16,9 +16,12 @@ from .eval import EvalConfig
 from .prompts import optimize_prompt, parse_response, fence, OPTIMIZE_FORMS
 from .verify import verify, verification_config, write_pairs, read_pairs
 from .rollout import Ask, propose
+from .tasks import load_tasks, split_tasks
+from .store import Store
 
 # %% auto #0
-__all__ = ['CollectConfig', 'offline_candidates', 'Collected', 'collect', 'completion_text', 'sft_rows', 'save_dataset']
+__all__ = ['CollectConfig', 'offline_candidates', 'Collected', 'collect', 'completion_text', 'sft_rows', 'save_dataset',
+           'run_collect']
 
 # %% ../nbs/11_collect.ipynb #3d569784
 @dataclass(frozen=True)
@@ -72,8 +75,7 @@ def offline_candidates(source:str, # 'minibench' or a CUDA-L1 release file (.jso
         return [(c, None) for c in minibench_variants() if c.task_id in ids]
     p = Path(source)
     if not p.exists(): raise FileNotFoundError(f"offline source {source!r}: neither 'minibench' nor an existing release file")
-    from cudal1_nb.analysis import release_results
-    from cudal1_nb.store import _read_release
+    from cudal1_nb.store import release_results, _read_release
     gpu, pubs = release_results(p)
     by = {r.task_id: r for r in pubs}
     out = []
@@ -190,3 +192,21 @@ def save_dataset(rows:list, path:str|Path)->Path:
     if path.exists(): shutil.rmtree(path)
     tmp.rename(path)
     return path
+
+# %% ../nbs/11_collect.ipynb #7f504368
+def run_collect(cfg:CollectConfig,
+                run_dir:str|Path='', # where to write ('' : a new run directory)
+                progress:bool=True)->dict:
+    "The collection stage: collect for the split's tasks, write the successes, the training rows and the summary; returns the summary."
+    tasks = split_tasks(load_tasks(cfg.suite, levels=cfg.levels or None), cfg.split)
+    tasks = tasks[:cfg.limit] if cfg.limit else tasks
+    rd = start_run('collect', cfg, run_dir, cfg.suite)
+    t0 = time.time()
+    with Store(cfg.db or None) as st: col = collect(tasks, cfg, store=st, progress=progress)
+    rows = sft_rows(col.pairs(), {t.id: t for t in tasks}, forms=cfg.forms, device=cfg.eval_device.split(':')[0])
+    write_pairs(rd/'collected.jsonl', col.pairs())
+    save_dataset(rows, rd/'dataset')
+    summary = dict(run_dir=str(rd), tasks=len(tasks), tasks_with_success=sum(bool(v) for v in col.successes.values()), successes=len(col.pairs()),
+                   rows=len(rows), unparsed=col.unparsed, verdicts=col.verdicts, duplicates=col.duplicates, seconds=round(time.time() - t0, 1))
+    print_table(col.table(), ['task', 'source', 'attempts', 'successes', 'names'])
+    return finish_run(rd, summary)

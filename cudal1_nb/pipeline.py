@@ -23,7 +23,7 @@ __all__ = ['REGISTRY', 'CHAINS', 'EMBEDDED', 'EMBEDDED_SECONDS', 'PROFILES', 'PR
 class Stage:
     "One pipeline stage: its notebook, its config class, and what it takes from the runs before it."
     name: str
-    notebook: str            # file under nbs/
+    notebook: str            # its runner, a file under nbs/ (`nbs/stages/<name>.ipynb`)
     config: str              # 'module.Class' of its `StageConfig`
     doc: str = ''            # what the stage does, in one line (the command line's help shows it)
     takes: str = ''          # the config field that receives the previous stage's run directory ('' : none)
@@ -42,19 +42,19 @@ class Stage:
         return [dict(name=f.name, type=str(f.type), default=f.default, doc=docs.get(f.name) or '') for f in fields(cls)]
 
 REGISTRY = {s.name: s for s in (
-    Stage('evaluate', '10_pipeline.ipynb', 'cudal1_nb.pipeline.SuiteConfig',
+    Stage('evaluate', 'stages/evaluate.ipynb', 'cudal1_nb.pipeline.SuiteConfig',
           "judge the bundled mini-suite's variants with the harness (a check of the harness on this machine)"),
-    Stage('collect', '11_collect.ipynb', 'cudal1_nb.collect.CollectConfig',
+    Stage('collect', 'stages/collect.ipynb', 'cudal1_nb.collect.CollectConfig',
           "stage 1: verified faster programs per task, from the mini-suite's variants, a release file or a teacher model"),
-    Stage('augment', '12_augment.ipynb', 'cudal1_nb.augment.AugmentConfig',
+    Stage('augment', 'stages/augment.ipynb', 'cudal1_nb.augment.AugmentConfig',
           "stage 1: semantics-preserving rewrites of the collected programs, each re-verified; the SFT dataset", takes='collect_run'),
-    Stage('sft', '13_sft.ipynb', 'cudal1_nb.sft.SFTStageConfig',
+    Stage('sft', 'stages/sft.ipynb', 'cudal1_nb.sft.SFTStageConfig',
           "stage 1: supervised fine-tuning on that dataset, then the model's own samples judged", takes='dataset'),
-    Stage('selftrain', '14_selftrain.ipynb', 'cudal1_nb.selftrain.SelfTrainConfig',
+    Stage('selftrain', 'stages/selftrain.ipynb', 'cudal1_nb.selftrain.SelfTrainConfig',
           "stage 2: rounds of sampling, judging and fine-tuning on the correct programs", takes='init'),
-    Stage('rl', '15_rl.ipynb', 'cudal1_nb.rl.RLConfig',
+    Stage('rl', 'stages/rl.ipynb', 'cudal1_nb.rl.RLConfig',
           "stage 3: contrastive RL with the harness's speedup as the reward; continues from its last checkpoint", takes='init', resumable=True),
-    Stage('report', '16_report.ipynb', 'cudal1_nb.report.ReportConfig',
+    Stage('report', 'stages/report.ipynb', 'cudal1_nb.report.ReportConfig',
           "one HTML page of a pipeline run: stages, programs, the best program per task and who wrote it", takes_pipeline='pipeline_dir'),
 )}
 CHAINS = {'all': ('collect', 'augment', 'sft', 'selftrain', 'rl', 'report'),
@@ -145,35 +145,17 @@ def plan_world(plan:dict, # `plan_chain`'s parameters per stage
 
 # %% ../nbs/10_pipeline.ipynb #ecc74a88
 def nbs_dir()->Path:
-    "The checkout's notebooks (stage notebooks are not in the wheel)."
+    "The checkout's notebooks (the stage runners, `nbs/stages/`, are not in the wheel)."
     d = (repo_root() or Path.cwd())/'nbs'
-    if not (d/REGISTRY['collect'].notebook).exists(): raise FileNotFoundError(f"stage notebooks not found in {d}: run from a checkout of cudal1_nb (the notebooks are not in the wheel)")
+    if not (d/REGISTRY['collect'].notebook).exists(): raise FileNotFoundError(f"stage runners not found in {d/'stages'}: run from a checkout of cudal1_nb (the notebooks are not in the wheel)")
     return d
-
-_EXPORT_STMTS = {'import nbdev', 'from nbdev import nbdev_export', 'nbdev.nbdev_export()', 'nbdev_export()'}
-
-def _export_cell(c:dict)->bool:
-    "Whether a notebook cell only regenerates the package: its code, directives and comments aside, is nothing but `nbdev_export()` and its import."
-    if c['cell_type'] != 'code': return False
-    lines = [l.strip() for l in ''.join(c['source']).splitlines() if l.strip() and not l.strip().startswith('#')]
-    stmts = [s.strip() for l in lines for s in l.split(';') if s.strip()]
-    return any(s.endswith('nbdev_export()') for s in stmts) and all(s in _EXPORT_STMTS for s in stmts)
-
-def _runnable(src:Path, # a stage notebook
-              dest:Path, # where to write the copy that papermill executes
-             )->Path:
-    "A copy of the stage notebook `src` without its `nbdev_export()` cell, so that a stage run leaves the package's files alone."
-    nb = json.loads(Path(src).read_text())
-    nb['cells'] = [c for c in nb['cells'] if not _export_cell(c)]
-    Path(dest).write_text(json.dumps(nb))
-    return Path(dest)
 
 def run_stage(name:str, # a stage of `REGISTRY`
               params:dict, # the stage config's fields
               run_dir:str|Path|None=None, # where to run (None: a new run directory of the stage)
               progress:bool=False, # papermill's per-cell progress bar
              )->Path:
-    "Execute a stage notebook with papermill in a run directory; returns the run directory (its `summary.json` holds the outcome)."
+    "Execute a stage's runner notebook with papermill in a run directory; returns the run directory (its `summary.json` holds the outcome)."
     if name not in REGISTRY: raise ValueError(f"unknown stage {name!r}; known: {sorted(REGISTRY)}")
     try: import papermill as pm
     except ImportError as e: raise ImportError("running stages needs papermill and ipykernel: pip install -e '.[dev]'") from e
@@ -181,10 +163,10 @@ def run_stage(name:str, # a stage of `REGISTRY`
     rd = Path(run_dir) if run_dir else new_run_dir(name)
     rd.mkdir(parents=True, exist_ok=True)
     (rd/'failed.json').unlink(missing_ok=True)
-    env, tmp = os.environ.copy(), Path(tempfile.mkdtemp(prefix='cudal1-stage-'))
+    env = os.environ.copy()
     try:
         os.environ.pop('IN_TEST', None)   # a stage run is the real thing, even when started from a test
-        pm.execute_notebook(str(_runnable(nb, tmp/nb.name)), str(rd/'notebook.ipynb'), parameters=dict(params=params, run_dir=str(rd)),
+        pm.execute_notebook(str(nb), str(rd/'notebook.ipynb'), parameters=dict(params=params, run_dir=str(rd)),
                             cwd=str(nb.parent), kernel_name='python3', progress_bar=progress, log_output=False)
     except pm.PapermillExecutionError as e:
         first = next((l for l in (e.source or '').splitlines() if l.strip() and not l.startswith('#|')), '')[:100]
@@ -192,7 +174,7 @@ def run_stage(name:str, # a stage of `REGISTRY`
         atomic_write(rd/'failed.json', json.dumps(dict(stage=name, cell=e.exec_count, cell_index=e.cell_index, line=first, error=e.ename,
                                                        message=str(e.evalue), cause=cause), indent=1) + '\n')
         raise RuntimeError(cause) from None
-    finally: os.environ.clear(); os.environ.update(env); shutil.rmtree(tmp, ignore_errors=True)
+    finally: os.environ.clear(); os.environ.update(env)
     if problem := run_problem(rd): raise RuntimeError(f"stage {name} ran but its run in {rd} is not complete: {problem}")
     return rd
 

@@ -10,6 +10,7 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/policy.html.md"""
 from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from .core import EvalResult, counted_speedup
+from .stats import interval_call
 from .static import RULES
 
 # %% auto #0
@@ -120,8 +121,7 @@ def speedup_call(r:EvalResult, # a judged result
     if r.verdict != 'ok': return None
     ci = (r.meta.get('speedup_ci') or {}).get(baseline)
     if not ci: return None
-    lo, hi = ci
-    return 'win' if lo > margin else 'loss' if hi < margin else 'tie'
+    return interval_call(*ci, margin)
 
 def is_win(r:EvalResult, baseline:str='eager', margin:float=1.0)->bool:
     "Is `r` faster than `margin` beyond its measurement's noise (the whole 95 % interval above it)?"

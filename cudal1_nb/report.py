@@ -11,12 +11,13 @@ import json, html, time, collections
 from dataclasses import dataclass
 from pathlib import Path
 from .core import StageConfig, EvalResult, counted_speedup, atomic_write, print_table, get_base_dir, start_run, finish_run
-from .analysis import gmean
+from .stats import gmean, speedup_stats
 from .tasks import split_of
 
 # %% auto #0
 __all__ = ['SUITE_STAGES', 'STAGE_FIGURES', 'FRACTIONS', 'ReportConfig', 'latest_pipeline', 'latest_evals', 'program_rows',
-           'origin_of', 'best_rows', 'pct', 'fmt', 'headline_text', 'build_report', 'html_table', 'report_html']
+           'origin_of', 'best_rows', 'pct', 'fmt', 'headline_text', 'build_report', 'html_table', 'report_html',
+           'run_report']
 
 # %% ../nbs/16_report.ipynb #9688af72
 @dataclass(frozen=True)
@@ -155,7 +156,6 @@ def build_report(cfg:ReportConfig,
                 )->dict:
     "The report's tables, curves and headline figures (and the headline in sentences) for a pipeline run directory."
     from cudal1_nb.store import Store
-    from cudal1_nb.analysis import speedup_stats
     pdir = Path(cfg.pipeline_dir) if cfg.pipeline_dir else latest_pipeline()
     state = json.loads((pdir/'pipeline.json').read_text())
     stages = []
@@ -222,3 +222,20 @@ def report_html(rep:dict, title:str='cudal1_nb pipeline run')->str:
             f"<h2>Stages</h2>{html_table(rep['stages'], ['stage', 'status', 'seconds', 'figures'])}{figs}"
             f"<h2>Programs by the stage that produced them</h2>{html_table(rep['programs'], ['stage', 'split', 'programs', 'correct', 'tasks', 'tasks_correct', 'fast_1', 'gmean_correct'])}"
             f"<h2>Best program per task</h2>{html_table(rep['best'], ['task', 'split', 'rank', 'speedup', 'origin', 'device', 'candidate', 'lines'])}</body></html>")
+
+# %% ../nbs/16_report.ipynb #bf74d506
+def run_report(cfg:ReportConfig,
+               run_dir:str|Path='', # where to write ('' : a new run directory)
+              )->dict:
+    "The report stage: build the report of a pipeline run, write its page and data; returns the summary (with the headline in sentences)."
+    t0 = time.time()
+    rd = start_run('report', cfg, run_dir)
+    rep = build_report(cfg, this_run=rd, started=t0)
+    page = report_html(rep)
+    atomic_write(rd/'report.html', page)
+    atomic_write(rd/'report.json', json.dumps({k: v for k, v in rep.items() if k != 'curves'}, indent=1) + '\n')
+    atomic_write(Path(rep['pipeline_dir'])/'report.html', page)   # beside pipeline.json, where the user looks
+    print_table(rep['stages'], ['stage', 'status', 'seconds', 'figures'])
+    print_table(rep['programs'], ['stage', 'split', 'programs', 'correct', 'tasks', 'tasks_correct', 'fast_1', 'gmean_correct'])
+    return finish_run(rd, dict(run_dir=str(rd), report=str(Path(rep['pipeline_dir'])/'report.html'), headline=rep['headline'],
+                               headline_text=rep['headline_text']))

@@ -12,84 +12,17 @@ from __future__ import annotations
 import os, sys, re, json, time, math, random, collections, contextlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from fastcore.basics import patch
 from .core import (StageConfig, Record, Task, Candidate, EvalResult, code_hash, short_hash, new_run_dir, save_config, start_run, finish_run,
                             atomic_write, print_table, seed_everything, counted_speedup, read_data)
-from .analysis import gmean
+from .stats import gmean, speedup_interval, conservative_speedup
+from .exemplars import BucketSampler, make_sampler
+from .checkpoint import find_policy, load_policy, trained_form
 
 # %% auto #0
-__all__ = ['ARMS', 'SMOOTHINGS', 'exemplar_score', 'bucket_probs', 'sample_buckets', 'BucketSampler', 'RandomSampler',
-           'make_sampler', 'PromptPlan', 'build_prompt', 'Rollout', 'speedup_interval', 'conservative_speedup',
-           'RewardConfig', 'base_reward', 'group_normalise', 'KernelReward', 'PromptSource', 'prompt_dataset',
-           'step_metrics', 'best_so_far', 'curves', 'RLConfig', 'grpo_args', 'make_grpo_trainer', 'evolve',
-           'read_rollouts', 'run_rl', 'plot_curves']
-
-# %% ../nbs/15_rl.ipynb #1b73d141
-def exemplar_score(r:EvalResult, # a judged (or published) result
-                   score:str='log', # 'log': log of the speedup that counts; 'speedup': the speedup itself
-                  )->float|None:
-    "The score an exemplar is bucketed by: from `counted_speedup`, None when nothing counts."
-    s = counted_speedup(r)
-    if s is None: return None
-    return math.log(s) if score == 'log' else s
-
-def bucket_probs(means:list, # the mean score of each bucket
-                 mu:float,   # the task's mean score (the centre)
-                 tau:float,  # temperature: small favours the best buckets, large is uniform
-                )->list:
-    "P(B_i) ∝ exp((mean_i - mu) / tau), computed stably."
-    if tau <= 0: raise ValueError(f"tau must be > 0, got {tau}")
-    z = [(m - mu) / tau for m in means]
-    top = max(z)
-    w = [math.exp(x - top) for x in z]
-    return [x / sum(w) for x in w]
-
-# %% ../nbs/15_rl.ipynb #d056c7f7
-def sample_buckets(scored:list, # [(item, score)]: the pool of one task
-                   n:int=2,             # distinct buckets to draw
-                   width:float=0.1,     # bucket width Δs, in score units
-                   tau:float=0.5,       # softmax temperature
-                   rng:random.Random|None=None,
-                  )->list:
-    "Draw `n` distinct score buckets (softmax over bucket means centred on the pool's mean), then one item uniformly from each; items returned slowest bucket first."
-    if width <= 0: raise ValueError(f"bucket width must be > 0, got {width}")
-    rng = rng or random.Random()
-    buckets = collections.defaultdict(list)
-    for it, s in scored: buckets[math.floor(s / width)].append((it, s))
-    keys = sorted(buckets)
-    if len(keys) <= n: chosen = keys
-    else:
-        mu = sum(s for _, s in scored) / len(scored)
-        chosen, left = [], list(keys)
-        for _ in range(n):   # draw without replacement, renormalising over the buckets left
-            p = bucket_probs([sum(s for _, s in buckets[k]) / len(buckets[k]) for k in left], mu, tau)
-            k = rng.choices(left, weights=p)[0]
-            chosen.append(k); left.remove(k)
-    return [rng.choice(buckets[k])[0] for k in sorted(chosen)]
-
-# %% ../nbs/15_rl.ipynb #329d2732
-@dataclass(frozen=True)
-class BucketSampler:
-    "The paper's exemplar selection: `n` distinct score buckets, one program from each."
-    n:int=2; width:float=0.1; tau:float=0.5; score:str='log'
-    def pick(self, pairs:list, rng:random.Random)->list:
-        "Exemplars among `pairs` [(Candidate, EvalResult)]: correct ones only, slowest first."
-        scored = [(p, s) for p in pairs if (s := exemplar_score(p[1], self.score)) is not None]
-        return sample_buckets(scored, self.n, self.width, self.tau, rng)
-
-@dataclass(frozen=True)
-class RandomSampler:
-    "The ablation: `n` distinct correct programs drawn uniformly, shown slowest first."
-    n:int=2; score:str='log'
-    def pick(self, pairs:list, rng:random.Random)->list:
-        ok = [p for p in pairs if exemplar_score(p[1], self.score) is not None]
-        got = rng.sample(ok, min(self.n, len(ok)))
-        return sorted(got, key=lambda p: exemplar_score(p[1], self.score))
-
-def make_sampler(kind:str, n:int=2, width:float=0.1, tau:float=0.5, score:str='log'):
-    "An exemplar sampler by name: 'bucket' or 'random'."
-    if kind == 'bucket': return BucketSampler(n, width, tau, score)
-    if kind == 'random': return RandomSampler(n, score)
-    raise ValueError(f"unknown exemplar sampler {kind!r}; known: 'bucket', 'random'")
+__all__ = ['ARMS', 'SMOOTHINGS', 'PromptPlan', 'build_prompt', 'Rollout', 'RewardConfig', 'base_reward', 'group_normalise',
+           'KernelReward', 'PromptSource', 'prompt_dataset', 'step_metrics', 'best_so_far', 'curves', 'RLConfig',
+           'grpo_args', 'make_grpo_trainer', 'evolve', 'read_rollouts', 'run_rl', 'plot_curves']
 
 # %% ../nbs/15_rl.ipynb #bd456626
 ARMS = ('contrastive', 'plain')
@@ -134,25 +67,6 @@ class Rollout(Record):
     remeasured:str = ''       # '', 'agree', 'disagree' or the second verdict
     split:str = 'train'       # 'train' or 'held-out'
     seconds:float = 0.0       # wall time of the scoring call this rollout was part of
-
-# %% ../nbs/15_rl.ipynb #2e1ecb35
-def speedup_interval(r:EvalResult, # a judged result
-                    )->tuple|None:
-    "(speedup, low, high) of the speedup that counts, 95 %: from the harness's interval when it gives one, else from the two medians' intervals; None when nothing counts."
-    s = counted_speedup(r)
-    if s is None: return None
-    b = r.meta.get('reward_baseline', 'eager') if r.speedups.get(r.meta.get('reward_baseline', 'eager')) else 'eager'
-    ci = (r.meta.get('speedup_ci') or {}).get(b)
-    if ci and len(ci) == 2 and all(isinstance(x, (int, float)) and x > 0 for x in ci): return s, float(ci[0]), float(ci[1])
-    tb, tc = r.timings.get(b), r.timings.get('candidate')
-    if tb and tc and tb.ci_low_ms and tb.ci_high_ms and tc.ci_low_ms and tc.ci_high_ms:
-        return s, min(s, tb.ci_low_ms / tc.ci_high_ms), max(s, tb.ci_high_ms / tc.ci_low_ms)
-    return s, s, s
-
-def conservative_speedup(s:float, lo:float, hi:float)->float:
-    "1.0 when the interval [lo, hi] holds 1 (a tie), else the interval's bound nearest 1."
-    if lo <= 1.0 <= hi: return 1.0
-    return lo if s > 1.0 else hi
 
 # %% ../nbs/15_rl.ipynb #bcb3c7cf
 SMOOTHINGS = ('log', 'paper', 'raw')
@@ -269,7 +183,8 @@ class _Remeasure:
         return self.got
 
 # %% ../nbs/15_rl.ipynb #77df3e5a
-def _score(self:KernelReward, prompts:list, texts:list, task_ids:list, exemplar_ids:list|None=None, template_ids:list|None=None,
+@patch
+def score(self:KernelReward, prompts:list, texts:list, task_ids:list, exemplar_ids:list|None=None, template_ids:list|None=None,
            step:int=0, split:str='train')->list:
     "Judge and reward a batch of completions; returns one `Rollout` each, in order (also logged and stored)."
     from cudal1_nb.rollout import Ask, parse_candidate
@@ -339,12 +254,13 @@ def _score(self:KernelReward, prompts:list, texts:list, task_ids:list, exemplar_
         with open(self.log_path, 'a') as f: f.write(''.join(ro.to_json() + '\n' for ro in ros))
     self.calls += 1; self.rollouts.extend(ros)
     return ros
-KernelReward.score = _score
 
+# %% ../nbs/15_rl.ipynb #a56dc879
 def _infra(r:EvalResult)->bool:
     "An evaluation that failed for the harness's reasons, not the candidate's."
     return r.failure == 'harness'
 
+@patch
 def _remeasured(self:KernelReward, k:tuple, second:EvalResult|None):
     "Fold a second measurement into the cached first one: a non-ok second verdict wins; disagreeing speedups pay the lower."
     first = self.cache[k]
@@ -356,8 +272,9 @@ def _remeasured(self:KernelReward, k:tuple, second:EvalResult|None):
     agree = abs(a - b) / max(a, b) <= self.cfg.remeasure_tol
     self.cache[k] = replace(low, flags=low.flags + ([] if agree else ['remeasure_disagree']),
                             meta=dict(low.meta, remeasured='agree' if agree else 'disagree', remeasure_speedups=[a, b]))
-KernelReward._remeasured = _remeasured
 
+# %% ../nbs/15_rl.ipynb #95548510
+@patch
 @contextlib.contextmanager
 def _on_gpu(self:KernelReward):
     "While judging: the harness's jobs see GPU `self.gpu` (the harness gives its children the first visible GPU)."
@@ -369,13 +286,12 @@ def _on_gpu(self:KernelReward):
     finally:
         if old is None: os.environ.pop('CUDA_VISIBLE_DEVICES', None)
         else: os.environ['CUDA_VISIBLE_DEVICES'] = old
-KernelReward._on_gpu = _on_gpu
 
+@patch
 def _dev_name(self:KernelReward)->str:
     from cudal1_nb.device import _device_name
     if not hasattr(self, '_devname'): self._devname = _device_name(self.device)
     return self._devname
-KernelReward._dev_name = _dev_name
 
 # %% ../nbs/15_rl.ipynb #33b26aa5
 class PromptSource:
@@ -513,7 +429,6 @@ class RLConfig(StageConfig):
             from cudal1_nb.generate import check_model
             check_model(m[1].split('#')[0])
         if self.init and not (self.mode == 'evolve' and self.backend):
-            from cudal1_nb.selftrain import find_policy
             find_policy(self.init)
         self.reward_config()
         if self.device not in ('auto', 'cpu', 'cuda') or not re.fullmatch(r'cpu|cuda(:\d+)?', self.eval_device): raise ValueError(f"device must be auto/cpu/cuda, eval_device cpu, cuda or cuda:N; got {self.device!r}, {self.eval_device!r}")
@@ -619,7 +534,6 @@ def run_rl(cfg:RLConfig, run_dir:str|Path, progress:bool=True)->dict:
     "Run (or resume) the RL stage in `run_dir`; returns the summary also written to `summary.json`."
     from cudal1_nb.tasks import load_tasks, split_tasks
     from cudal1_nb.generate import HFBackend, GenConfig, make_backend
-    from cudal1_nb.selftrain import load_policy, find_policy, trained_form
     from cudal1_nb.device import _device_name
     rd = Path(run_dir); rd.mkdir(parents=True, exist_ok=True)
     tasks = load_tasks(cfg.suite, validate=False)

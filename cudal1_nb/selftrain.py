@@ -12,49 +12,12 @@ import os, re, sys, json, time, math, collections, shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
 from .core import DEVICE_RE, judging_on, StageConfig, Candidate, EvalResult, code_hash, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table, seed_everything, counted_speedup
+from .stats import gmean, speedup_interval, conservative_speedup
+from .exemplars import BucketSampler
+from .checkpoint import find_policy, load_policy
 
 # %% auto #0
-__all__ = ['KEEP_RULES', 'find_policy', 'load_policy', 'trained_form', 'SelfTrainConfig', 'keep_pairs', 'contrastive_rows',
-           'sample_round', 'round_report', 'run_selftrain']
-
-# %% ../nbs/14_selftrain.ipynb #f6387b5f
-def find_policy(path:str|Path='', # a run directory, a model directory, or '' (the newest selftrain, else sft run)
-               )->Path:
-    "The model directory of a policy checkpoint; a clear error when there is none."
-    from cudal1_nb.augment import latest_run
-    if not str(path):
-        for st in ('selftrain', 'sft'):
-            try: path = latest_run(st); break
-            except FileNotFoundError: continue
-        else: raise FileNotFoundError("no policy to start from: run stage 1 (cudal1 stage stage1) or give init=<run directory>")
-    p = Path(path)
-    if not p.exists(): raise FileNotFoundError(f"policy {str(path)!r} does not exist")
-    if (p/'model').is_dir(): p = p/'model'
-    if not ((p/'config.json').exists() or (p/'adapter_config.json').exists()):
-        raise FileNotFoundError(f"{p} holds no model (no config.json or adapter_config.json): a run that did not finish, or not a model directory")
-    return p
-
-def load_policy(path:str|Path, # a model directory (`find_policy`)
-                device:str='cpu')->tuple:
-    "(model, tokenizer, kind) of a saved policy: kind 'lora' for a peft adapter (trainable), else 'full'."
-    from transformers import AutoModelForCausalLM, AutoTokenizer
-    p = find_policy(path)
-    tok = AutoTokenizer.from_pretrained(str(p))
-    if tok.pad_token is None: tok.pad_token = tok.eos_token
-    if (p/'adapter_config.json').exists():
-        from peft import AutoPeftModelForCausalLM
-        return AutoPeftModelForCausalLM.from_pretrained(str(p), is_trainable=True).to(device), tok, 'lora'
-    return AutoModelForCausalLM.from_pretrained(str(p)).to(device), tok, 'full'
-
-# %% ../nbs/14_selftrain.ipynb #d66b5d4c
-def trained_form(path)->str:
-    "The contrastive template a policy was trained on: its selftrain run's `contrastive_form` (when it trained contrastive rows), else ''."
-    p = find_policy(path) if path else None
-    cfgf = p.parent/'config.json' if p is not None and p.name == 'model' else None
-    if not cfgf or not cfgf.exists(): return ''
-    info = json.loads(cfgf.read_text())
-    c = info.get('config', {})
-    return c.get('contrastive_form', '') if info.get('config_class') == 'SelfTrainConfig' and c.get('contrastive_rows') else ''
+__all__ = ['KEEP_RULES', 'SelfTrainConfig', 'keep_pairs', 'contrastive_rows', 'sample_round', 'round_report', 'run_selftrain']
 
 # %% ../nbs/14_selftrain.ipynb #5c5ec8d3
 KEEP_RULES = ('correct', 'fast')
@@ -116,7 +79,6 @@ class SelfTrainConfig(StageConfig):
 def keep_pairs(pairs:list, # [(Candidate, EvalResult)] of one round
                rule:str='correct', top_k:int=0, known:set=frozenset())->list:
     "The samples a round keeps: correct and unflagged (and, for 'fast', not slower than the reference beyond noise), new code only, at most `top_k` per task (fastest first)."
-    from cudal1_nb.rl import speedup_interval, conservative_speedup
     def speed(r):
         iv = speedup_interval(r)
         return conservative_speedup(*iv) if iv else 0.0
@@ -134,7 +96,6 @@ def contrastive_rows(kept:list, # [(Candidate, EvalResult)] the programs to trai
                      tasks:dict, form:str='contrastive-terse/v1', device:str='cpu', per:int=1, seed:int=0)->list:
     "Training rows whose prompt is the contrastive prompt with exemplars from the task's other programs (bucket sampling) and whose answer is the kept program."
     import random
-    from cudal1_nb.rl import BucketSampler
     from cudal1_nb.prompts import contrastive_prompt
     from cudal1_nb.collect import completion_text
     rng, smp, rows = random.Random(seed), BucketSampler(), []
@@ -170,8 +131,6 @@ def sample_round(model, tok, tasks:list, cfg:SelfTrainConfig, rnd:int, policy:st
 
 def round_report(rnd:int, pairs:list, counts:dict, n_asked:int, kept:list)->dict:
     "A round's figures: correct fraction, tasks with >= 1 correct, fast_1, gmean sampled speedup (every failure 1.0x), new distinct programs kept, failure reasons."
-    from cudal1_nb.rl import speedup_interval, conservative_speedup
-    from cudal1_nb.analysis import gmean
     ok = [(c, r) for c, r in pairs if r.ok]
     cons = [conservative_speedup(*iv) if (iv := speedup_interval(r)) else 1.0 for _, r in ok]
     return dict(round=rnd, samples=n_asked, correct=len(ok) / n_asked if n_asked else 0.0, tasks_correct=len({c.task_id for c, _ in ok}),

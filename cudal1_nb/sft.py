@@ -13,11 +13,15 @@ import os, re, sys, json, time, math, warnings, collections
 from dataclasses import dataclass
 from pathlib import Path
 from .core import DEVICE_RE, judging_on, StageConfig, Candidate, EvalResult, code_hash, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table, seed_everything
+from .store import Store
+from .tasks import load_tasks, split_of
+from .augment import latest_run
+from .prompts import parse_response
 
 # %% auto #0
 __all__ = ['CPU_PRECISIONS', 'TINY_CPU_STEPS_PER_S', 'SFTStageConfig', 'cpu_precision_args', 'train_tokenizer', 'tiny_llama',
            'load_rows', 'to_training', 'build_model', 'make_trainer', 'trainer_settings', 'select_rows', 'train_sft',
-           'sample_and_judge', 'sample_totals']
+           'sample_and_judge', 'sample_totals', 'run_sft', 'loss_figure']
 
 # %% ../nbs/13_sft.ipynb #421dc87c
 @dataclass(frozen=True)
@@ -295,3 +299,45 @@ def sample_totals(per_task:list, # `sample_and_judge`'s per-task rows
     n, c = sum(r['samples'] for r in per_task), sum(r['correct'] for r in per_task)
     return dict(tasks=len(per_task), samples=n, parsed=sum(r['parsed'] for r in per_task), correct=c,
                 tasks_correct=sum(r['correct'] > 0 for r in per_task), correct_fraction=c / n if n else None)
+
+# %% ../nbs/13_sft.ipynb #3799eff6
+def run_sft(cfg:SFTStageConfig,
+            run_dir:str|Path='', # where to write ('' : a new run directory)
+            rows:list|None=None, # training rows (None: the dataset `cfg.dataset` names, else the newest augment, else collect run's)
+           )->dict:
+    "The SFT stage: train, save the model in the run directory, sample and judge; returns the summary."
+    if rows is None:
+        if cfg.dataset: src = cfg.dataset
+        else:
+            try: src = latest_run('augment')
+            except FileNotFoundError: src = latest_run('collect')
+        rows = load_rows(src)
+    rd = start_run('sft', cfg, run_dir)
+    model, tok, metrics = train_sft(cfg, rows, rd)
+    atomic_write(rd/'metrics.json', json.dumps(metrics, indent=2) + '\n')
+    print({k: v for k, v in metrics.items() if k not in ('loss_curve', 'trainer')})
+    print('trainer settings:', metrics['trainer'])
+    per_task = []
+    if cfg.eval_samples:
+        tids = sorted({r['task_id'] for r in rows})
+        tasks = [t for t in load_tasks('minibench' if tids[0].startswith('minibench/') else 'kernelbench', validate=False) if t.id in tids]
+        train_codes = {code_hash(c) for c in (parse_response(r['completion']).code for r in rows) if c}
+        with Store(cfg.db or None) as st: per_task, samples = sample_and_judge(model, tok, tasks, cfg, train_codes, store=st, name=f"sft:{rd.name}")
+        atomic_write(rd/'samples.jsonl', ''.join(json.dumps(dict(task=t, candidate=c.to_dict() if c else None, result=r.to_dict() if r else None,
+                                                                 parse_failure=why)) + '\n' for t, c, r, why in samples))
+        atomic_write(rd/'per_task.json', json.dumps(per_task, indent=2) + '\n')
+        print_table(per_task, ['task', 'samples', 'parsed', 'correct', 'fraction', 'new', 'best', 'failures'])
+    tot = sample_totals(per_task)
+    summary = dict(run_dir=str(rd), **{k: metrics[k] for k in ('kind', 'rows_used', 'steps', 'seconds', 'final_loss')},
+                   tasks=tot['tasks'], tasks_with_a_correct_sample=tot['tasks_correct'], correct_fraction=tot['correct_fraction'],
+                   by_split=sample_totals(per_task, split_of) if per_task else None)
+    return finish_run(rd, summary)
+
+def loss_figure(metrics:dict, # a run's `metrics.json`
+               ):
+    "The SFT loss curve (completion tokens) as a plotly figure; None without plotly."
+    try: import plotly.graph_objects as go
+    except ImportError: return None
+    fig = go.Figure(go.Scatter(x=[s for s, _ in metrics['loss_curve']], y=[l for _, l in metrics['loss_curve']], mode='lines+markers'))
+    fig.update_layout(title='SFT loss (completion tokens)', xaxis_title='step', yaxis_title='loss', yaxis_type='log', height=320)
+    return fig

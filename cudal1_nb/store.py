@@ -8,10 +8,11 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/store.html.md"""
 from __future__ import annotations
 import os, json, time, math, sqlite3, hashlib, threading, contextlib, heapq
 from pathlib import Path
+from fastcore.basics import patch
 from .core import Task, Candidate, EvalResult, KINDS, atomic_write, get_base_dir, counted_speedup, read_data
 
 # %% auto #0
-__all__ = ['SCHEMA_VERSION', 'RELEASE_FIELDS', 'BASELINE_FIELDS', 'SCORE_BASELINES', 'Store', 'read_evals']
+__all__ = ['SCHEMA_VERSION', 'RELEASE_FIELDS', 'BASELINE_FIELDS', 'SCORE_BASELINES', 'Store', 'read_evals', 'release_results']
 
 # %% ../nbs/02_store.ipynb #211ef6ad
 SCHEMA_VERSION = 1
@@ -156,57 +157,52 @@ def _row_eval(r)->EvalResult:
                       json.loads(r['speedups']), json.loads(r['timings']), json.loads(r['flags']), r['reason'], r['device'],
                       r['kind'], json.loads(r['env']), json.loads(r['meta']), r['created'])
 
-# %% ../nbs/02_store.ipynb #05c86bea
-def patch_method(f):
-    "Add `f` to `Store` as a method (like fastcore's `@patch`, which nbdev also keeps out of `__all__`)."
-    setattr(Store, f.__name__, f); return f
-
 # %% ../nbs/02_store.ipynb #741243c3
-@patch_method
+@patch
 def _put_task(self:Store, c, t:Task)->bool:
     if c.execute('INSERT OR IGNORE INTO tasks VALUES (?,?,?,?,?,?,?,?,?)', _task_row(t)).rowcount: return True
     old = c.execute('SELECT code FROM tasks WHERE id=?', (t.id,)).fetchone()['code']
     if old != t.code: raise ValueError(f"task {t.id!r} is already stored with different code (from {t.source or '?'})")
     return False
 
-@patch_method
+@patch
 def _need(self:Store, c, table:str, id:str, seen:set):
     if (table, id) in seen: return
     if not c.execute(f'SELECT 1 FROM {table} WHERE id=?', (id,)).fetchone():
         raise ValueError(f"unknown {table[:-1]} {id!r}: add it to the store first")
     seen.add((table, id))
 
-@patch_method
+@patch
 def add_tasks(self:Store, tasks)->list[str]:
     "Add `Task`s (or dicts); already stored ids are kept. Returns the ids."
     with self.transaction() as c: return [t.id for t in map(Task.from_dict, tasks) if self._put_task(c, t) or True]
 
-@patch_method
+@patch
 def add_task(self:Store, task:Task)->str:
     "Add one `Task`; returns its id."
     return self.add_tasks([task])[0]
 
 # %% ../nbs/02_store.ipynb #e09bfecd
-@patch_method
+@patch
 def _put_cand(self:Store, c, x:Candidate, seen:set)->bool:
     self._need(c, 'tasks', x.task_id, seen)
     if not c.execute('INSERT OR IGNORE INTO candidates VALUES (?,?,?,?,?,?,?,?,?,?,?,?)', _cand_row(x)).rowcount: return False
     c.executemany('INSERT OR IGNORE INTO candidate_parents VALUES (?,?,?)', [(x.id, p, i) for i, p in enumerate(x.parent_ids)])
     return True
 
-@patch_method
+@patch
 def add_candidates(self:Store, cands)->list[str]:
     "Add `Candidate`s (or dicts), idempotently by content id, in one transaction. Returns the ids."
     seen = set()
     with self.transaction() as c: return [x.id for x in map(Candidate.from_dict, cands) if self._put_cand(c, x, seen) or True]
 
-@patch_method
+@patch
 def add_candidate(self:Store, cand:Candidate)->str:
     "Add one `Candidate`; returns its id."
     return self.add_candidates([cand])[0]
 
 # %% ../nbs/02_store.ipynb #c3be78e5
-@patch_method
+@patch
 def _put_eval(self:Store, c, e:EvalResult, seen:set)->int:
     self._need(c, 'tasks', e.task_id, seen)
     if e.candidate_id is not None:
@@ -220,13 +216,13 @@ def _put_eval(self:Store, c, e:EvalResult, seen:set)->int:
                   [(eid, e.task_id, b, s) for b, s in e.speedups.items() if s is not None])
     return eid
 
-@patch_method
+@patch
 def add_evals(self:Store, evals)->list[int]:
     "Add `EvalResult`s (or dicts) in one transaction. Returns their new row ids."
     seen = set()
     with self.transaction() as c: return [self._put_eval(c, EvalResult.from_dict(e), seen) for e in evals]
 
-@patch_method
+@patch
 def add_eval(self:Store, ev:EvalResult)->int:
     "Add one `EvalResult`; returns its row id."
     return self.add_evals([ev])[0]
@@ -236,17 +232,17 @@ def _where(**kw):
     ks = [(k, v) for k, v in kw.items() if v is not None]
     return (' WHERE ' + ' AND '.join(f'{k}=?' for k, _ in ks) if ks else ''), [v for _, v in ks]
 
-@patch_method
+@patch
 def get_task(self:Store, id:str)->Task|None:
     "The stored `Task` with this id, or None."
     r = self._q('SELECT * FROM tasks WHERE id=?', (id,)); return _row_task(r[0]) if r else None
 
-@patch_method
+@patch
 def get_candidate(self:Store, id:str)->Candidate|None:
     "The stored `Candidate` with this id, or None."
     r = self._q('SELECT * FROM candidates WHERE id=?', (id,)); return _row_cand(r[0]) if r else None
 
-@patch_method
+@patch
 def tasks(self:Store, suite:str|None=None, # only this suite, e.g. 'kernelbench'
           level:int|None=None,                  # only this level
          )->list[Task]:
@@ -254,7 +250,7 @@ def tasks(self:Store, suite:str|None=None, # only this suite, e.g. 'kernelbench'
     w, a = _where(suite=suite, level=level)
     return [_row_task(r) for r in self._q(f'SELECT * FROM tasks{w} ORDER BY suite, level, num', a)]
 
-@patch_method
+@patch
 def candidates(self:Store, task_id:str|None=None, # only this task's
                stage:str|None=None,                 # only this stage's, e.g. 'release'
                origin:str|None=None,                # only this origin's, e.g. 'cuda-l1'
@@ -263,7 +259,7 @@ def candidates(self:Store, task_id:str|None=None, # only this task's
     w, a = _where(task_id=task_id, stage=stage, origin=origin)
     return [_row_cand(r) for r in self._q(f'SELECT * FROM candidates{w} ORDER BY created_at, rowid', a)]
 
-@patch_method
+@patch
 def evals(self:Store, task_id:str|None=None, # only this task's
           candidate_id:str|None=None,        # only this candidate's
           kind:str|None=None,                # 'measured' or 'published'
@@ -275,7 +271,7 @@ def evals(self:Store, task_id:str|None=None, # only this task's
     return [(r['id'], _row_eval(r)) if ids else _row_eval(r) for r in self._q(f'SELECT * FROM evaluations{w} ORDER BY id', a)]
 
 # %% ../nbs/02_store.ipynb #daa45876
-@patch_method
+@patch
 def measured(self:Store, candidate_ids:list, # the candidates to look up
              device:str, # the device name the results were measured on (`EvalResult.device`)
              harness:str|None=None, # only results of this `cudal1_nb.eval.harness_version()` (`meta['harness_version']`); None: any
@@ -290,7 +286,7 @@ def measured(self:Store, candidate_ids:list, # the candidates to look up
     return out
 
 # %% ../nbs/02_store.ipynb #c2a51132
-@patch_method
+@patch
 def _ranked(self:Store, task_id, baseline, device, kinds)->list:
     "[(row id, EvalResult, speedup)] of each correct candidate's deciding evaluation, by `counted_speedup` over `baseline`, highest first."
     kinds = tuple(kinds)
@@ -306,7 +302,7 @@ def _ranked(self:Store, task_id, baseline, device, kinds)->list:
         if s is not None: out.append((r['id'], e, s))
     return sorted(out, key=lambda x: (-x[2], x[0]))
 
-@patch_method
+@patch
 def best_k(self:Store, task_id:str, # the task
            k:int=5,                 # how many candidates
            baseline:str='eager',    # rank by `counted_speedup` over this baseline ('eager': the policy's matching one)
@@ -316,14 +312,14 @@ def best_k(self:Store, task_id:str, # the task
     "The `k` fastest correct candidates of a task, each with its latest evaluation, fastest first."
     return [(self.get_candidate(e.candidate_id), e) for _, e, _ in self._ranked(task_id, baseline, device, [kind])[:k]]
 
-@patch_method
+@patch
 def exemplars(self:Store, task_id:str, baseline:str='eager', device:str|None=None,
               kind:str|None=None, # 'measured', 'published', or both when None
              )->list[tuple[Candidate, float]]:
     "Every correct candidate of a task with its speedup (latest evaluation), fastest first."
     return [(self.get_candidate(e.candidate_id), sp) for _, e, sp in self._ranked(task_id, baseline, device, KINDS if kind is None else [kind])]
 
-@patch_method
+@patch
 def programs(self:Store, task_id:str, device:str|None=None, baseline:str='eager')->list[tuple[Candidate, EvalResult]]:
     "Every correct program of a task once (candidates with the same code count once, as the fastest of them), fastest first: the pool contrastive exemplars are drawn from."
     seen, out = set(), []
@@ -345,7 +341,7 @@ def _toposort(ids:dict, edges:list)->list:
             if not npar[ch]: heapq.heappush(h, (ids[ch], ch))
     return out
 
-@patch_method
+@patch
 def _related(self:Store, candidate_id:str, up:bool)->list[Candidate]:
     a, b = ('child', 'parent') if up else ('parent', 'child')
     rows = self._q(f"""WITH RECURSIVE r(id) AS (SELECT {b} FROM candidate_parents WHERE {a}=?
@@ -356,18 +352,18 @@ def _related(self:Store, candidate_id:str, up:bool)->list[Candidate]:
     edges = [tuple(e) for e in self._q(f'SELECT child, parent FROM candidate_parents WHERE child IN ({qs})', list(cands))]
     return [cands[i][0] for i in _toposort({i: v[1] for i, v in cands.items()}, edges)]
 
-@patch_method
+@patch
 def lineage(self:Store, candidate_id:str)->list[Candidate]:
     "Stored ancestors of a candidate, oldest first (parents before children)."
     return self._related(candidate_id, up=True)
 
-@patch_method
+@patch
 def descendants(self:Store, candidate_id:str)->list[Candidate]:
     "Stored descendants of a candidate, parents before children."
     return self._related(candidate_id, up=False)
 
 # %% ../nbs/02_store.ipynb #bce5489a
-@patch_method
+@patch
 def stats(self:Store)->dict:
     "Counts: tasks per suite, candidates per stage, evaluations per kind / verdict / device, rows per release."
     ev = {}
@@ -439,21 +435,36 @@ def _read_release(path:Path)->dict:
     return dict(format=fmt, fields=fields, rows=rows, final_newline=data.endswith(b'\n'),
                 sha256=hashlib.sha256(data).hexdigest())
 
+# %% ../nbs/02_store.ipynb #537b9ec0
+def release_results(path)->tuple:
+    "(gpu, [published EvalResult per row]) of a CUDA-L1 release file."
+    path = Path(path)
+    rel = _read_release(path)
+    if rel['format'] != 'release': raise ValueError(f"{path}: a baseline file, not a release")
+    def cid(tid, code):   # the id an audit gives the same program, so a published score and a measurement of one kernel pair up
+        return Candidate(tid, code, stage='release', origin='cuda-l1').id if isinstance(code, str) and code not in ('', 'None') else None
+    out = []
+    for ln, r, _ in rel['rows']:
+        tid = f"kernelbench/L{r['level_id']}/{r['task_id']}"
+        out.append(EvalResult(cid(tid, r['custom_code']), tid, kind='published', device=path.stem,
+                              speedups={b: r[k] for k, b in SCORE_BASELINES.items()}, meta=dict(line=ln)))
+    return path.stem, out
+
 # %% ../nbs/02_store.ipynb #a737729f
 _CODE_FIELDS = {'custom_code': ('release', None), 'cuda_graph_code': ('baseline', 'cuda_graph'), 'cudnn_code': ('baseline', 'cudnn')}
 
-@patch_method
+@patch
 def _drop_release(self:Store, c, name:str):
     eids = [r[0] for r in c.execute('SELECT eval_id FROM release_rows WHERE release=? AND eval_id IS NOT NULL', (name,))]
     c.execute('DELETE FROM releases WHERE name=?', (name,))
     for i in range(0, len(eids), 500): c.execute(f"DELETE FROM evaluations WHERE id IN ({','.join('?'*len(eids[i:i+500]))})", eids[i:i+500])
 
-@patch_method
+@patch
 def remove_release(self:Store, name:str):
     "Forget a release's rows and published evaluations (its tasks and candidates stay)."
     with self.transaction() as c: self._drop_release(c, name)
 
-@patch_method
+@patch
 def import_release(self:Store, path:str|Path, # a CUDA-L1 release (`h100.jsonl`) or baseline file (`baseline_cudnn.jsonl`)
                    name:str|None=None,          # release name; default `'cuda-l1:' + file stem`
                    names:dict|None=None,        # optional task names, `{(level, num): name}`
@@ -504,7 +515,7 @@ def import_release(self:Store, path:str|Path, # a CUDA-L1 release (`h100.jsonl`)
     return {**summary, 'tasks_added': nt, 'candidates_added': nc, 'evals_added': ne}
 
 # %% ../nbs/02_store.ipynb #39168504
-@patch_method
+@patch
 def export_release(self:Store, name:str, # a release name, e.g. 'cuda-l1:h100'
                    path:str|Path,        # file to write
                   )->Path:

@@ -10,7 +10,7 @@ def _param_cells(nb):
 
 
 def test_parameters_tag_survives_nbdev_clean(tmp_path):
-    src = ROOT/'nbs'/'10_pipeline.ipynb'
+    src = ROOT/'nbs'/'stages'/'evaluate.ipynb'
     assert len(_param_cells(json.loads(src.read_text()))) == 1
     cp = ROOT/'nbs'/'_clean_probe.ipynb'            # '_' prefix: nbdev ignores it for export and tests
     try:
@@ -27,8 +27,8 @@ def test_parameters_tag_survives_nbdev_clean(tmp_path):
 def test_pipeline_notebook_runs_under_papermill(tmp_path, base_dir):
     pm = pytest.importorskip('papermill')
     out = tmp_path/'out.ipynb'
-    pm.execute_notebook(str(ROOT/'nbs'/'10_pipeline.ipynb'), str(out), parameters=dict(params=dict(levels=[3], limit=1, db=str(tmp_path/'s.sqlite'))),
-                        cwd=str(ROOT/'nbs'), progress_bar=False, kernel_name='python3')
+    pm.execute_notebook(str(ROOT/'nbs'/'stages'/'evaluate.ipynb'), str(out), parameters=dict(params=dict(levels=[3], limit=1, db=str(tmp_path/'s.sqlite'))),
+                        cwd=str(ROOT/'nbs'/'stages'), progress_bar=False, kernel_name='python3')
     nb = json.loads(out.read_text())
     assert [c for c in nb['cells'] if 'injected-parameters' in c['metadata'].get('tags', [])]
     runs = list((base_dir/'runs'/'evaluate').iterdir())
