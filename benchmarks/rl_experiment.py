@@ -1,4 +1,4 @@
-"""The CPU mini-world experiment of stage 3: from one stage-2 checkpoint, the same wall-clock budget per arm, several seeds:
+"""The experiment of stage 3: from one stage-2 checkpoint, the same wall-clock budget per arm, several seeds:
 contrastive GRPO, plain GRPO (the stage-1 prompt, no exemplars) and evolve (scored exemplars in context, no weight updates).
 
 Every arm-seed starts from a copy of the same variant store (the one stage 1 and 2 left), so arms never see each other's
@@ -7,7 +7,12 @@ that is the yardstick of the issue's target (the contrastive arm's geometric-mea
 stage-2 policy's).
 
     python benchmarks/rl_experiment.py --init RUN_DIR --store STORE.sqlite --out OUT \
-        --seeds 0,1,2 --budget 180 [--arms contrastive,plain,evolve] [-p KEY VALUE ...]
+        --seeds 0,1,2 --budget 180 [--arms contrastive,plain,evolve] [--device cuda] [--parallel 3] [-p KEY VALUE ...]
+
+The policy trains and samples on --device; programs are judged where `-p eval_device` says (the RLConfig field, 'cpu'
+by default). With --parallel N, N arm-seeds run at once, each in its own process (give each fewer harness workers with
+`-p workers K`). Run again with the same OUT to go on: finished arm-seeds are read back, unfinished ones resume from
+their last checkpoint (with the whole --budget again: a cut run is said so in its row).
 
 RUN_DIR is a selftrain run (or sft run); STORE the store those stages wrote. Writes OUT/<arm>-s<seed>/ (the RL run
 directories, rollouts included), OUT/baseline.json, OUT/summary.json, OUT/table.md and OUT/curves.html.
@@ -20,21 +25,26 @@ ARMS = {'contrastive': dict(mode='grpo', arm='contrastive'), 'plain': dict(mode=
 SHOW = ('correct', 'fast_1', 'gmean', 'gmean_correct')
 
 
-def baseline(init, store, out, samples, seed, params):
+def baseline(init, store, out, samples, seed, params, device='cpu'):
     "The stage-2 policy on the training tasks: its own (stage-1) prompt, `samples` per task, no update."
     from cudal1_nb.rl import RLConfig, KernelReward, PromptSource, evolve, step_metrics
     from cudal1_nb.checkpoint import load_policy, find_policy
     from cudal1_nb.tasks import load_tasks, split_tasks
     from cudal1_nb.generate import HFBackend, GenConfig
-    cfg = RLConfig.from_params(dict(params, init=str(init), arm='plain', db=str(store), seed=seed))
+    from cudal1_nb.device import _device_name
+    cfg = RLConfig.from_params(dict(params, init=str(init), arm='plain', db=str(store), seed=seed, device=device))
     tasks = load_tasks(cfg.suite, validate=False)
     out.mkdir(parents=True, exist_ok=True)
     res = {}
     for split in ('train', 'held-out'):
         ts = split_tasks(tasks, split)
-        model, tok, _ = load_policy(find_policy(init), 'cpu')
-        kr = KernelReward(tasks, cfg.reward_config(), cfg.eval_config(), 'cpu', str(store), run='baseline', arm='stage2', log_path=out/f'rollouts_{split}.jsonl')
-        ros = evolve(HFBackend.from_objects(model, tok, name='stage2', batch_size=16), PromptSource(ts, cfg.plan(), str(store), 'cpu', seed), kr,
+        model, tok, _ = load_policy(find_policy(init), cfg.resolved_device())
+        kr = KernelReward(tasks, cfg.reward_config(), cfg.eval_config(), cfg.eval_device, str(store), run='baseline', arm='stage2',
+                          log_path=out/f'rollouts_{split}.jsonl')
+        gpu = next(model.parameters()).device.type == 'cuda'
+        be = HFBackend.from_objects(model, tok, name='stage2', batch_size=None if gpu else 16, cache='auto')   # no training: the fast path
+        devname = _device_name(cfg.eval_device.split(':')[0])
+        ros = evolve(be, PromptSource(ts, cfg.plan(), str(store), devname, seed), kr,
                      steps=1, num_generations=samples, prompts_per_step=len(ts),
                      gen=GenConfig(max_new_tokens=cfg.max_completion_length, temperature=cfg.temperature, top_p=cfg.top_p, seed=seed), split=split)
         res[split] = step_metrics(ros)
@@ -67,6 +77,9 @@ def main(argv=None):
     ap.add_argument('--arms', default='contrastive,plain,evolve')
     ap.add_argument('--budget', type=float, default=180.0, help='seconds of training per arm and seed')
     ap.add_argument('--baseline-samples', type=int, default=4)
+    ap.add_argument('--device', default='cpu', help="where the policy trains and samples: 'cpu', 'cuda' or 'cuda:N'")
+    ap.add_argument('--parallel', type=int, default=1, help='arm-seeds run at once, each in its own process')
+    ap.add_argument('--world', default='CPU mini-world', help='what the plot calls the task world and devices')
     ap.add_argument('--baseline-from', help="an earlier experiment's OUT directory with the same --init and --store: its baseline.json is the yardstick (not sampled again)")
     ap.add_argument('-p', nargs=2, action='append', default=[], metavar=('KEY', 'VALUE'), help='RLConfig field for every arm')
     ap.add_argument('--plotlyjs', default='inline', help="how curves.html gets plotly.js: 'inline' (a self-contained file, ~5 MB), 'cdn' (loaded from plotly's CDN) or the src of a script beside it, e.g. '../plotly.min.js'")
@@ -82,7 +95,7 @@ def main(argv=None):
     out, seeds, arms = Path(a.out), [int(s) for s in a.seeds.split(',')], a.arms.split(',')
     if bad := [x for x in arms if x not in ARMS]: sys.exit(f"unknown arm(s) {bad}; known: {list(ARMS)}")
     params = _params(a.p, None)   # each VALUE as JSON where it parses, else the string (as `cudal1 -p`)
-    for x in arms: RLConfig.from_params(dict(params, **ARMS[x], init=a.init))   # refuse bad settings before anything runs
+    for x in arms: RLConfig.from_params(dict(params, **ARMS[x], init=a.init, device=a.device))   # refuse bad settings before anything runs
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     if a.baseline_from:   # the stage-2 policy as an earlier experiment measured it: same checkpoint, store and sampling
@@ -94,29 +107,60 @@ def main(argv=None):
         if (pa.init, pa.store, pa.baseline_samples, sampling(pa.p)) != (a.init, a.store, a.baseline_samples, sampling(a.p)):
             sys.exit(f"{a.baseline_from} sampled the stage-2 policy otherwise (--init, --store, --baseline-samples or sampling -p): {prev['command']}")
         base = json.loads((Path(a.baseline_from)/'baseline.json').read_text())
+    elif (out/'baseline.json').exists(): base = json.loads((out/'baseline.json').read_text())   # going on with an experiment
     else:
         bl_store = out/'baseline.sqlite'; shutil.copy(a.store, bl_store)
-        base = baseline(a.init, bl_store, out/'baseline', a.baseline_samples, seeds[0], params)
+        base = baseline(a.init, bl_store, out/'baseline', a.baseline_samples, seeds[0], params, a.device)
         bl_store.unlink()
     (out/'baseline.json').write_text(json.dumps(base, indent=1) + '\n')
     print('stage-2 policy:', json.dumps(base), flush=True)
-    runs = {}
+    runs, todo = {}, []
     for seed in seeds:
         for x in arms:
-            rd = out/f"{x}-s{seed}"
-            st = rd/'store.sqlite'
-            rd.mkdir(parents=True, exist_ok=True)
-            if not st.exists(): shutil.copy(a.store, st)
-            cfg = RLConfig.from_params(dict(params, **ARMS[x], init=a.init, seed=seed, db=str(st), steps=params.get('steps', 1000),
-                                            time_budget_s=a.budget, device='cpu'))
-            t1, c1 = time.time(), _cpu_s()
-            s = run_rl(cfg, rd)
-            s['wall_s'], s['cpu_s'] = round(time.time() - t1, 1), round(_cpu_s() - c1, 1)   # cpu_s: this process and its reaped children (sandbox workers)
-            runs[(x, seed)] = s
-            st.unlink()   # the programs are in rollouts.jsonl; the store copy is large and per-run
-            print(f"{x} seed {seed}: {s['steps']} steps, train last {json.dumps(s['train_last'])}, held-out after {json.dumps(s['held_out_after'])}", flush=True)
-            write_results(out, a, arms, seeds, params, base, runs, t0)   # after every run: a stopped experiment keeps what it measured
+            done = out/f"{x}-s{seed}"/'experiment.json'
+            if done.exists(): runs[(x, seed)] = json.loads(done.read_text())
+            else: todo.append((x, seed))
+    jobs = [(x, seed, str(out/f"{x}-s{seed}"), a.store, dict(params, **ARMS[x], init=a.init, seed=seed, steps=params.get('steps', 1000),
+                                                             time_budget_s=a.budget, device=a.device)) for x, seed in todo]
+    def finished(x, seed, s):
+        runs[(x, seed)] = s
+        print(f"{x} seed {seed}: {s['steps']} steps, train last {json.dumps(s['train_last'])}, held-out after {json.dumps(s['held_out_after'])}", flush=True)
+        write_results(out, a, arms, seeds, params, base, runs, t0)   # after every run: a stopped experiment keeps what it measured
+    if a.parallel > 1 and len(jobs) > 1:
+        import multiprocessing as mp
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+        with ProcessPoolExecutor(a.parallel, mp_context=mp.get_context('spawn'), max_tasks_per_child=1) as ex:
+            futs = {ex.submit(run_one, *j): j for j in jobs}
+            for f in as_completed(futs): finished(futs[f][0], futs[f][1], f.result())
+    else:
+        for j in jobs: finished(j[0], j[1], run_one(*j))
     print(f"wrote {out} in {time.time() - t0:.0f} s")
+
+
+def run_one(arm, seed, run_dir, store, params):
+    "One arm-seed in `run_dir` from a private copy of `store` (resumed if begun); its summary with wall and CPU seconds, also in experiment.json."
+    from cudal1_nb.rl import RLConfig, run_rl
+    rd = Path(run_dir); rd.mkdir(parents=True, exist_ok=True)
+    st = rd/'store.sqlite'
+    resumed = st.exists()
+    if not resumed: shutil.copy(store, st)
+    cfg = RLConfig.from_params(dict(params, db=str(st)))
+    t1, c1 = time.time(), _cpu_s()
+    s = run_rl(cfg, rd, progress=False)
+    s['wall_s'], s['cpu_s'] = round(time.time() - t1, 1), round(_cpu_s() - c1, 1)   # cpu_s: this process and its reaped children (sandbox workers)
+    s['resumed'] = resumed
+    s['step_split'] = step_split(rd)
+    st.unlink()   # the programs are in rollouts.jsonl; the store copy is large and per-run
+    (rd/'experiment.json').write_text(json.dumps(s, indent=1) + '\n')
+    return s
+
+
+def step_split(rd):
+    "Median seconds per step of a run (curves.json's step_times): whole step, generation, reward (the trainer waits), update."
+    times = json.loads((Path(rd)/'curves.json').read_text()).get('step_times', [])
+    med = lambda k: round(statistics.median(t.get(k, 0.0) for t in times), 2) if times else None
+    return dict(steps=len(times), seconds=med('seconds'), generate_s=med('generate_s'), reward_s=med('reward_s'), update_s=med('update_s'),
+                reward_share=round(sum(t.get('reward_s', 0) for t in times) / max(sum(t['seconds'] for t in times), 1e-9), 3) if times else None)
 
 
 def write_results(out, a, arms, seeds, params, base, runs, t0, command=None):
@@ -148,6 +192,12 @@ def write_results(out, a, arms, seeds, params, base, runs, t0, command=None):
                      f"{fmt(r['gmean_correct'])} | {fmt(r.get('best_gmean'))} | {fmt(r['ratio_to_stage2'])} |")
     lines.append(f"| stage 2 | train | {fmt(base['train']['correct'])} | {fmt(base['train']['fast_1'])} | {fmt(base['train']['gmean'])} | {fmt(base['train']['gmean_correct'])} | | 1.000 |")
     lines.append(f"| stage 2 | held-out | {fmt(base['held-out']['correct'])} | {fmt(base['held-out']['fast_1'])} | {fmt(base['held-out']['gmean'])} | {fmt(base['held-out']['gmean_correct'])} | | 1.000 |")
+    lines += ['', '| arm | steps (per seed) | step s (median) | generation s | reward s (trainer waits) | update s | reward share of the step |', '|---|---|---|---|---|---|---|']
+    for x in arms:
+        sp = [runs[(x, s)].get('step_split') or {} for s in seeds]
+        md = lambda k: fmt(statistics.median(v[k] for v in sp if v.get(k) is not None)) if any(v.get(k) is not None for v in sp) else '—'
+        lines.append(f"| {x} | {', '.join(str(runs[(x, s)]['steps']) + (' (resumed)' if runs[(x, s)].get('resumed') else '') for s in seeds)} | "
+                     f"{md('seconds')} | {md('generate_s')} | {md('reward_s')} | {md('update_s')} | {md('reward_share')} |")
     (out/'table.md').write_text('\n'.join(lines) + '\n')
     print('\n'.join(lines))
     try:
@@ -167,7 +217,7 @@ def write_results(out, a, arms, seeds, params, base, runs, t0, command=None):
                 fig.add_trace(go.Scatter(x=steps, y=mean, mode='lines', name=x, line=dict(color=colors[x]), showlegend=i == 1), row=1, col=i)
             for i, m in enumerate(('correct', 'fast_1', 'gmean'), 1):
                 fig.add_hline(y=base['train'][m], line=dict(dash='dot', color='grey'), row=1, col=i)
-        fig.update_layout(title=f"CPU mini-world, {len(seeds)} seeds, {a.budget:.0f} s per arm (band: min-max over seeds; dotted: stage-2 policy)", height=380)
+        fig.update_layout(title=f"{a.world}, {len(seeds)} seeds, {a.budget:.0f} s per arm (band: min-max over seeds; dotted: stage-2 policy)", height=380)
         fig.write_html(str(out/'curves.html'), include_plotlyjs=True if a.plotlyjs == 'inline' else a.plotlyjs)
     except ImportError: pass
 

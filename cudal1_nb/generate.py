@@ -331,11 +331,12 @@ class HFBackend(Backend):
     def from_objects(cls, model,           # an already loaded causal LM (e.g. one just trained)
                      tokenizer,             # its tokenizer (not modified)
                      name:str='hf:objects', # provenance string
-                     batch_size:int|None=8, # prompts per `model.generate` call
-                     cache:str='dynamic',   # a model still being trained keeps the plain path unless asked
+                     batch_size:int|None=None, # prompts per `model.generate` call (None: `GPU_BATCH_SIZE` on a GPU, 8 on a CPU)
+                     cache:str='auto',      # 'auto': on a GPU the static cache and compiled decoder, on a CPU the plain path
                      compile:bool|None=None,
                     )->HFBackend:
-        "An `HFBackend` over a model and tokenizer already in memory, on the model's device."
+        """An `HFBackend` over a model and tokenizer already in memory, on the model's device. Weights changed in place
+        between calls (a model trained between sampling rounds) are what the next call samples from, compiled or not."""
         b = cls(name.removeprefix('hf:') or 'objects', batch_size=batch_size, cache=cache, compile=compile)
         b.name, b.model, b.tokenizer = name, model, tokenizer
         return b

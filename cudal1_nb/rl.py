@@ -139,6 +139,7 @@ class KernelReward:
         self.eval_cfg = eval_cfg or verification_config()
         self.log_path, self.num_generations = (str(log_path) if log_path else None), num_generations
         self.cache, self.best, self.calls, self.rollouts, self._stored = {}, {}, 0, [], set()
+        self.busy_s = 0.0   # seconds spent in `score` so far (the trainer waits for them)
         self.version = harness_version()
 
     def __call__(self, prompts:list, completions:list, task_id:list, exemplar_ids:list|None=None, template_id:list|None=None,
@@ -245,6 +246,7 @@ def score(self:KernelReward, prompts:list, texts:list, task_ids:list, exemplar_i
         for idx in groups.values():
             for i, v in zip(idx, group_normalise([ros[i].reward for i in idx], self.cfg.clip_k)): ros[i].reward = v
     dt = time.time() - t0
+    self.busy_s += dt
     for ro in ros: ro.seconds = round(dt, 2)
     with Store(self.db or None) as st:
         with st.transaction():
@@ -478,7 +480,7 @@ def evolve(backend, # any `cudal1_nb.generate.Backend`
            steps:int, num_generations:int=4, prompts_per_step:int=4,
            gen=None,   # `GenConfig` (its seed is advanced every step)
            time_budget_s:float=0.0, split:str='train', first_step:int=0, progress:bool=True,
-           times:list|None=None, # if given, one dict per step is appended: step, seconds, generate_s
+           times:list|None=None, # if given, one dict per step is appended: step, seconds, generate_s, reward_s, update_s (0: no update)
           )->list:
     "Rollout steps without weight updates: build prompts from the store, generate G completions each, score them. Returns the `Rollout`s."
     from cudal1_nb.generate import GenConfig
@@ -492,7 +494,9 @@ def evolve(backend, # any `cudal1_nb.generate.Backend`
         texts = backend.generate([r['prompt'][0]['content'] for r in rep], replace(gen, seed=gen.seed + 7919 * s), progress=False)
         out += reward.score([r['prompt'][0]['content'] for r in rep], texts, [r['task_id'] for r in rep], [r['exemplar_ids'] for r in rep],
                             [r['template_id'] for r in rep], step=s, split=split)
-        if times is not None: times.append(dict(step=s, seconds=round(time.time() - t1, 3), generate_s=round(time.time() - t1 - out[-1].seconds, 3)))
+        if times is not None:
+            dt = time.time() - t1
+            times.append(dict(step=s, seconds=round(dt, 3), generate_s=round(dt - out[-1].seconds, 3), reward_s=out[-1].seconds, update_s=0.0))
         if bar:
             m = step_metrics(out[-len(rep):])
             bar.update(1); bar.set_postfix(correct=f"{m['correct']:.2f}", gmean=f"{m['gmean'] or 0:.2f}", refresh=False)
@@ -514,14 +518,28 @@ def read_rollouts(path:str|Path)->list:
             raise ValueError(f"{p}:{i + 1}: not a rollout ({e})") from None
     return out
 
-def _step_clock():
-    "A TrainerCallback recording each optimizer step's wall time (generation, reward and update together)."
+def _step_clock(reward:KernelReward):
+    """A TrainerCallback recording each optimizer step's wall time split into generation (the trainer's `_generate`, once
+    `attach`ed), reward (`reward`'s scoring: the trainer waits for it) and update (the rest: loss, backward, optimizer)."""
     from transformers import TrainerCallback
     class StepClock(TrainerCallback):
-        def __init__(self): self.times, self.t = [], None
-        def on_step_begin(self, args, state, control, **kw): self.t = time.time()
+        def __init__(self): self.times, self.t, self.gen_s = [], None, 0.0
+        def attach(self, trainer):
+            "Time the trainer's generation calls (TRL's `GRPOTrainer._generate`); without it generation counts as update."
+            inner = getattr(trainer, '_generate', None)
+            if inner is None: return trainer
+            def timed(*a, **kw):
+                t = time.time()
+                try: return inner(*a, **kw)
+                finally: self.gen_s += time.time() - t
+            trainer._generate = timed
+            return trainer
+        def on_step_begin(self, args, state, control, **kw): self.t, self.g0, self.r0 = time.time(), self.gen_s, reward.busy_s
         def on_step_end(self, args, state, control, **kw):
-            if self.t is not None: self.times.append(dict(step=state.global_step - 1, seconds=round(time.time() - self.t, 3)))
+            if self.t is None: return
+            s, g, r = time.time() - self.t, self.gen_s - self.g0, reward.busy_s - self.r0
+            self.times.append(dict(step=state.global_step - 1, seconds=round(s, 3), generate_s=round(g, 3), reward_s=round(r, 3),
+                                   update_s=round(max(s - g - r, 0.0), 3)))
     return StepClock()
 
 def _last_checkpoint(rd:Path)->str|None:
@@ -556,7 +574,11 @@ def run_rl(cfg:RLConfig, run_dir:str|Path, progress:bool=True)->dict:
     plan, devname = cfg.plan(cfg.form or trained_form(init)), _device_name(cfg.eval_device.split(':')[0])
     model = tok = None
     if init is not None: model, tok, kind = load_policy(init, cfg.resolved_device())
-    backend = make_backend(cfg.backend) if cfg.backend else HFBackend.from_objects(model, tok, name=f"policy:{rd.name}", batch_size=16)
+    if cfg.backend: backend = make_backend(cfg.backend)
+    else:   # on a GPU: large batches; evolve never updates the weights, so it takes the static cache and the compiled decoder
+        gpu = next(model.parameters()).device.type == 'cuda'
+        backend = HFBackend.from_objects(model, tok, name=f"policy:{rd.name}", batch_size=None if gpu else 16,
+                                         cache='auto' if cfg.mode == 'evolve' else 'dynamic')
     gen = GenConfig(max_new_tokens=cfg.max_completion_length, temperature=cfg.temperature, top_p=cfg.top_p, seed=cfg.seed)
     def held_out(step):
         if held and not any(r.split == 'held-out' and r.step == step for r in reward.rollouts):
@@ -567,9 +589,10 @@ def run_rl(cfg:RLConfig, run_dir:str|Path, progress:bool=True)->dict:
     held_out(0)
     if cfg.mode == 'grpo':
         from cudal1_nb.sft import _budget_callback
-        clock = _step_clock()
+        clock = _step_clock(reward)
         tr = make_grpo_trainer(cfg, model, tok, PromptSource(train, plan, cfg.db, devname, cfg.seed), reward, rd,
                                callbacks=(_budget_callback(cfg.time_budget_s), clock))
+        clock.attach(tr)
         tr.train(resume_from_checkpoint=ckpt)
         model = tr.model
         tr.save_model(str(rd/'model')); tok.save_pretrained(str(rd/'model'))

@@ -118,7 +118,7 @@ def sample_round(model, tok, tasks:list, cfg:SelfTrainConfig, rnd:int, policy:st
     from cudal1_nb.rollout import Ask, propose
     from cudal1_nb.verify import verify, verification_config
     model.eval()
-    be = HFBackend.from_objects(model, tok, name=f"selftrain:{policy}", batch_size=16)
+    be = HFBackend.from_objects(model, tok, name=f"selftrain:{policy}", batch_size=None if next(model.parameters()).device.type == 'cuda' else 16)
     asks = [Ask(t, optimize_prompt(t, device=cfg.eval_device.split(':')[0], form=cfg.form), meta=dict(round=rnd, policy=policy)) for t in tasks for _ in range(cfg.samples)]
     gen = GenConfig(max_new_tokens=cfg.max_new_tokens, temperature=cfg.temperature, seed=cfg.seed + 1000 * rnd)
     cands, counts = propose(be, asks, gen, stage='selftrain', origin=f"selftrain:{policy}", name=f"st-r{rnd}", progress=progress)

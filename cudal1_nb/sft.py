@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from .core import DEVICE_RE, judging_on, StageConfig, Candidate, EvalResult, code_hash, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table, seed_everything
 from .store import Store
-from .tasks import load_tasks, split_of
+from .tasks import load_tasks, split_of, split_tasks
 from .augment import latest_run
 from .prompts import parse_response
 
@@ -29,6 +29,7 @@ class SFTStageConfig(StageConfig):
     "Config of the SFT stage."
     dataset: str = ''            # a saved `datasets.Dataset` (a run's `dataset/`) or a run directory ('' : the newest augment, else collect run)
     model: str = ''              # a Hugging Face causal LM path ('' : a tiny Llama trained from scratch)
+    suite: str = ''              # the task world of the check: its held-out tasks are sampled too ('' : the dataset's, 'minibench' or 'kernelbench')
     lora_r: int = 16             # LoRA rank for a model path (0: full fine-tuning); the tiny model is always fully trained
     lora_alpha: int = 32     # LoRA scaling (alpha / rank multiplies the update)
     qlora: bool = False          # load the base in 4-bit NF4 (bitsandbytes; CUDA only): for bases too big for bf16
@@ -64,6 +65,9 @@ class SFTStageConfig(StageConfig):
         if self.model:
             from cudal1_nb.generate import check_model
             check_model(self.model)
+        if self.suite:
+            from cudal1_nb.tasks import check_source
+            check_source(self.suite)
         if self.cpu_precision not in CPU_PRECISIONS: raise ValueError(f"cpu_precision must be one of {CPU_PRECISIONS}, got {self.cpu_precision!r}")
         if not 0 < self.rate_floor <= 1 or self.rate_check_steps < 1: raise ValueError(f"need 0 < rate_floor <= 1 and rate_check_steps >= 1, got {self.rate_floor} and {self.rate_check_steps}")
     def resolved_device(self)->str:
@@ -319,8 +323,9 @@ def run_sft(cfg:SFTStageConfig,
     print('trainer settings:', metrics['trainer'])
     per_task = []
     if cfg.eval_samples:
-        tids = sorted({r['task_id'] for r in rows})
-        tasks = [t for t in load_tasks('minibench' if tids[0].startswith('minibench/') else 'kernelbench', validate=False) if t.id in tids]
+        tids = {r['task_id'] for r in rows}
+        world = load_tasks(cfg.suite or ('minibench' if min(tids).startswith('minibench/') else 'kernelbench'), validate=False)
+        tasks = [t for t in world if t.id in tids] + split_tasks(world, 'held-out')   # the training tasks, then the held-out ones
         train_codes = {code_hash(c) for c in (parse_response(r['completion']).code for r in rows) if c}
         with Store(cfg.db or None) as st: per_task, samples = sample_and_judge(model, tok, tasks, cfg, train_codes, store=st, name=f"sft:{rd.name}")
         atomic_write(rd/'samples.jsonl', ''.join(json.dumps(dict(task=t, candidate=c.to_dict() if c else None, result=r.to_dict() if r else None,
