@@ -36,8 +36,8 @@ def baseline(init, store, out, samples, seed, params, device='cpu'):
     tasks = load_tasks(cfg.suite, validate=False)
     out.mkdir(parents=True, exist_ok=True)
     res = {}
-    for split in ('train', 'held-out'):
-        ts = split_tasks(tasks, split)
+    for split in ('train', 'held-out') if cfg.held_out_samples else ('train',):   # as the arms: their `ids`, held-out only if they sample it
+        ts = split_tasks(tasks, split, cfg.ids if split == 'train' else ())
         model, tok, _ = load_policy(find_policy(init), cfg.resolved_device())
         kr = KernelReward(tasks, cfg.reward_config(), cfg.eval_config(), cfg.eval_device, str(store), run='baseline', arm='stage2',
                           log_path=out/f'rollouts_{split}.jsonl')
@@ -179,7 +179,8 @@ def write_results(out, a, arms, seeds, params, base, runs, t0, command=None):
                 r[m] = mean; r[m + '_ci'] = [lo, hi]
             if split == 'train':
                 mean, lo, hi = ci95([runs[(x, s)]['train_best_gmean'] for s in seeds], log=True); r['best_gmean'], r['best_gmean_ci'] = mean, [lo, hi]
-            r['ratio_to_stage2'] = r['gmean'] / base[split]['gmean'] if r['gmean'] and base[split]['gmean'] else None
+            b = base.get(split) or {}
+            r['ratio_to_stage2'] = r['gmean'] / b['gmean'] if r['gmean'] and b.get('gmean') else None
             rows.append(r)
     summary = dict(command=command or ' '.join(sys.argv), git=git_info(), budget_s=a.budget, seeds=seeds, params=params, stage2=base, table=rows,
                    runs={f"{x}-s{s}": v for (x, s), v in runs.items()}, seconds=round(time.time() - t0, 1))
@@ -191,7 +192,8 @@ def write_results(out, a, arms, seeds, params, base, runs, t0, command=None):
         lines.append(f"| {r['arm']} | {r['split']} | {fmt(r['correct'])} | {fmt(r['fast_1'])} | {fmt(r['gmean'])} [{fmt(ci[0])}, {fmt(ci[1])}] | "
                      f"{fmt(r['gmean_correct'])} | {fmt(r.get('best_gmean'))} | {fmt(r['ratio_to_stage2'])} |")
     lines.append(f"| stage 2 | train | {fmt(base['train']['correct'])} | {fmt(base['train']['fast_1'])} | {fmt(base['train']['gmean'])} | {fmt(base['train']['gmean_correct'])} | | 1.000 |")
-    lines.append(f"| stage 2 | held-out | {fmt(base['held-out']['correct'])} | {fmt(base['held-out']['fast_1'])} | {fmt(base['held-out']['gmean'])} | {fmt(base['held-out']['gmean_correct'])} | | 1.000 |")
+    if 'held-out' in base:
+        lines.append(f"| stage 2 | held-out | {fmt(base['held-out']['correct'])} | {fmt(base['held-out']['fast_1'])} | {fmt(base['held-out']['gmean'])} | {fmt(base['held-out']['gmean_correct'])} | | 1.000 |")
     lines += ['', '| arm | steps (per seed) | step s (median) | generation s | reward s (trainer waits) | update s | reward share of the step |', '|---|---|---|---|---|---|---|']
     for x in arms:
         sp = [runs[(x, s)].get('step_split') or {} for s in seeds]
