@@ -2,9 +2,10 @@
 
     python benchmarks/switch_overhead.py [--n 20000] [--repeat 7]
 
-Around every sample the job reads every switch after the candidate's calls, keeps its state and puts the harness's
-back (`from_cand`), then reads them again before the reference's calls (`to_ref`): that pair is the cost per call
-printed last, beside what the tamper guard and the reference's-functions watch already cost at the same point.
+After every sample of a side's calls the job reads every switch, notes what changed, keeps the candidate's state and
+puts the harness's back (one snapshot and restore); before the next sample it reads them again and puts that side's
+state (the reference's, or the candidate's own). Both hooks are untimed; their sum per sample is printed last, beside
+what the tamper guard and the reference's-functions watch already cost at the same point.
 Each figure is the fastest of `--repeat` runs of `--n` (the machine's other load only adds to it)."""
 import argparse, time, timeit
 import torch
@@ -24,8 +25,8 @@ def main(argv=None):
     print(f"{len(sw)} switches, found in {found * 1e3:.1f} ms (once per job)")
     print(f"read every switch:                          {us(_read):6.1f} us")
     print(f"put a state back (nothing differs):         {us(lambda: _put(w.base)):6.1f} us")
-    print(f"after a candidate call (read, keep, put):   {us(from_cand):6.1f} us")
-    print(f"snapshot + restore per call (that + to_ref): {us(pair):6.1f} us")
+    print(f"snapshot + restore after a sample (read, note, keep, put): {us(from_cand):6.1f} us")
+    print(f"both hooks of a sample (that, then the reference's state put): {us(pair):6.1f} us")
     snap, tw = _snapshot(), _TorchWatch(_torch_spaces())
     print(f"for scale, at the same point: tamper guard {us(lambda: _check_guard(snap)):6.1f} us, reference's functions {us(tw.check):6.1f} us")
 
