@@ -147,7 +147,7 @@ class CandRun(Record):
     eager_post: list = field(default_factory=list)   # the reference alone after the timing
     cand: list = field(default_factory=list)   # the candidate in the paired rounds
     eager_paired: list = field(default_factory=list)   # the reference in the paired rounds: the speedup's reference time
-    changed: dict = field(default_factory=dict)   # backend flag -> [before, after] the candidate's calls
+    changed: dict = field(default_factory=dict)   # global switch -> [before the import, the value first seen changed] (`tripwires._SwitchWatch`)
     tamper: str|None = None   # what it replaced of the harness's (T4/T5): nothing it measured counts
     threads: list = field(default_factory=list)   # where its own code started threads (T2)
     patched: list = field(default_factory=list)   # names of the reference's functions it rebound (T9, `tripwires._TorchWatch`)

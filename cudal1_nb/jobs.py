@@ -15,7 +15,7 @@ from .contract import JobPayload, RefRun, CandRun, PHASE, CLEAN_WARM_S, call_lim
 from .device import _DeviceLock
 from .tripwires import (DEFER_S, _Fingerprint, _ThreadWatch, _poison, _Tampered, _snapshot, _check_guard, _torch_spaces,
                                  _TorchWatch, _host_out, _overlaps, _save_outs, _describe_out, _Guards, _guard_allocs, _Watchdog,
-                                 _flags, _set_flags)
+                                 _SwitchWatch)
 from .timing import (_setup, _inputs, _clone, _build, _Timer, _per_call, _baseline_fn, _banded, _job_threads, _warm,
                               _overwritten, _time_loop)
 from .builds import _watch_builds, _read_builds, _watch_compiles, _COMPILES
@@ -140,7 +140,6 @@ def cand_job(p:dict, # a `JobPayload` as a dict
     t_lock = time.time()
     res.lock_at = round(t_lock, 3)   # for the run's timeline (benchmarks/audit_timeline.py)
     dev = _setup(p)
-    flags0 = _flags()
     mk = lambda k: _inputs(ref_mod, mix_seed(p.time_seed, 'trial', k), dev)
     # the reference alone, for the drift check (CPU: 10 calls at least, so a few preempted ones don't move the median)
     side = dict(cfg, budget_s=cfg['budget_s'] / 2, min_trials=max(10, cfg['min_trials']) if dev.type == 'cpu' else max(5, cfg['min_trials'] // 2))
@@ -154,7 +153,8 @@ def cand_job(p:dict, # a `JobPayload` as a dict
     # (it writes its sources anew, or builds in its first call) does so without the lock, off the timing cores: the lock
     # is let go inside torch's build function only, never while the candidate's own code runs
     tw = _TorchWatch(_torch_spaces(ref_mod, ref))   # T9: what the reference calls, as it is before the import
-    job = _CandJob(p, dev, cfg, timer, mk, side, flags0, saves, snap, dog, lock, tw)   # all made before any candidate code runs
+    sw = _SwitchWatch()   # T9: torch's global switches as they are before the import, which every reference call runs under
+    job = _CandJob(p, dev, cfg, timer, mk, side, sw, saves, snap, dog, lock, tw)   # all made before any candidate code runs
     _phase(res, 'import')
     @contextlib.contextmanager
     def building():   # a build's time is not the candidate's call's (and on CUDA it runs without the device lock)
@@ -176,7 +176,7 @@ def cand_job(p:dict, # a `JobPayload` as a dict
         res.tamper, res.locked_s, res.holds = str(e), round(time.time() - t_lock - lock.free_s, 3), lock.timeline()
         return res.to_dict()
     finally:
-        res.threads, res.patched = list(watch.started), tw.check()[:20]
+        res.threads, res.patched, res.changed = list(watch.started), tw.check()[:20], sw.changed
         if timer.cuda: res.persist_l2 = timer.l2.seen
     _save_outs(saves)
     res.locked_s, res.build_free_s, res.holds = round(time.time() - t_lock - lock.free_s, 3), round(lock.free_s, 3), lock.timeline()
@@ -211,15 +211,15 @@ class _CandJob:
     timer: _Timer
     mk: object   # call index -> that call's inputs (`_batch`)
     side: dict   # the timing settings of the reference alone (the clean and post phases)
-    flags0: dict   # the global backend state before the import (`_flags`)
+    sw: _SwitchWatch   # torch's global switches before the import, and every change to them since (T9)
     saves: dict   # output copies to write once the device work is done (`_save_outs`)
     snap: dict   # the tamper guard's snapshot (`_check_guard`)
     dog: _Watchdog   # the per-call time limit
     lock: _DeviceLock   # the run's device lock
     tw: _TorchWatch   # the reference's functions as they were before the import (T9)
     def guard(self):
-        "The tripwires, after any candidate code ran: the harness's functions (`_check_guard`, raises `_Tampered`) and the reference's (`_TorchWatch`, recorded for `patched_torch`)."
-        _check_guard(self.snap); self.tw.check()
+        "The tripwires, after any candidate code ran: the harness's functions (`_check_guard`, raises `_Tampered`), the reference's (`_TorchWatch`, recorded for `patched_torch`) and torch's global switches (`_SwitchWatch`, recorded for `changed:<switch>`)."
+        _check_guard(self.snap); self.tw.check(); self.sw.check()
 
 # %% ../nbs/03h_jobs.ipynb #3f682b6b
 def _cand_locked(job:_CandJob, # what `cand_job` made before the import
@@ -232,11 +232,12 @@ def _cand_locked(job:_CandJob, # what `cand_job` made before the import
     import torch
     _phase(res, 'check')
     fp = _Fingerprint(job.p.idx_seeds[0], job.p.max_out_elems)
+    job.sw.keep()   # what its import and construction changed is its own state, which its calls run under
     with torch.no_grad():
+        job.sw.base = job.sw.calls   # every call runs under no_grad: the switches before the import, read under it
         go, alive = _cand_checks(job, res, ref_mod, cand, fp, ref_ms)   # earlier outputs stay alive until the end
         if not go: return res   # the judge rejects it; don't time
-        flags1 = _cand_timing(job, res, cand, ref, ref_side, fp, ref_ms)
-    res.changed = {k: [job.flags0[k], flags1[k]] for k in job.flags0 if job.flags0[k] != flags1[k]}
+        _cand_timing(job, res, cand, ref, ref_side, fp, ref_ms)
     _phase(res, 'done')
     return res
 
@@ -248,15 +249,17 @@ def _cand_checks(job:_CandJob, res:CandRun, ref_mod, cand, fp:_Fingerprint, ref_
     p, dev, dog, saves = job.p, job.dev, job.dog, job.saves
     alive = []   # earlier outputs are kept alive, so memory they share with a later one is the candidate's own reuse
     for i, s in enumerate(p.seeds):
+        job.sw.put()   # the inputs are made under torch's switches as they were (a changed default dtype is the candidate's own)
         xs = _inputs(ref_mod, s, dev); keep = _clone(xs)
         g = _Guards(); xs = [g.wrap(x, f"input {j}") for j, x in enumerate(xs)]   # C15: bands around its inputs...
+        job.sw.to_cand()
         dog.arm(call_limit(ref_ms, first=True), f"phase 'check', seed {i}")
         with _guard_allocs(g) if p.guard_outputs else contextlib.nullcontext(): y = cand(*xs)   # ...and what it allocates
         at_return = fp.take(y)   # what a caller reading the output now gets (on the current stream, before any sync)
         if dev.type == 'cuda': torch.cuda.synchronize()
         dog.disarm()
         time.sleep(DEFER_S)   # a background thread's late write lands
-        job.guard()
+        job.guard(); job.sw.keep(); job.sw.put(job.sw.now)
         if not fp.same(at_return, y): res.deferred.append(i)   # T1/T2/T6: it was still being written after the return
         if (w := g.broken(y)): res.oob = f"seed {i}: it wrote {w}"; return False, alive
         del g
@@ -271,27 +274,25 @@ def _cand_checks(job:_CandJob, res:CandRun, ref_mod, cand, fp:_Fingerprint, ref_
     return all(o['is_tensor'] for o in res.outs) and not any(res.mutated), alive
 
 # %% ../nbs/03h_jobs.ipynb #79a70fb5
-def _cand_timing(job:_CandJob, res:CandRun, cand, ref, ref_side, fp:_Fingerprint, ref_ms:float)->dict:
+def _cand_timing(job:_CandJob, res:CandRun, cand, ref, ref_side, fp:_Fingerprint, ref_ms:float):
     """Phases 'clean', 'warmup', 'time' and 'post' under the lock exclusive: the reference alone, the candidate and the
-    reference in alternating rounds (each timed output checked), the reference alone again; returns the candidate's
-    backend flags after its last call."""
+    reference in alternating rounds (each timed output checked), the reference alone again."""
     import torch
-    p, dev, cfg, timer, mk, side, flags0, dog, lock = job.p, job.dev, job.cfg, job.timer, job.mk, job.side, job.flags0, job.dog, job.lock
-    # the reference always runs under the global backend state it had before the import (torch's defaults); the
-    # candidate under whatever state it set (taken again after each of its calls)
-    state = dict(c=_flags())
+    p, dev, cfg, timer, mk, side, sw, dog, lock = job.p, job.dev, job.cfg, job.timer, job.mk, job.side, job.sw, job.dog, job.lock
+    # the reference always runs under torch's global switches as they were before the import; the candidate under
+    # whatever it set (taken again after each of its calls)
     # every reference and candidate sample pays the same untimed work around its calls (a
     # candidate identical to the reference must score 1.00x): the same hooks, inputs copied into guard bands right
     # before the call, a fingerprint. `lim` (per sample of n calls) is read when a hook runs: from the first calls'
     # time for the clean phase, from the clean time after it
-    def to_cand(): _set_flags(state['c']); dog.arm(lim, f"phase '{res.phase}'")
-    def to_ref(): _set_flags(flags0); dog.arm(lim, f"phase '{res.phase}'")
-    def from_cand(): dog.disarm(); job.guard(); state['c'] = _flags(); _set_flags(flags0)   # right after each candidate call
-    def from_ref(): dog.disarm(); job.guard(); state['r'] = _flags(); _set_flags(flags0)
+    def to_cand(): sw.to_cand(); dog.arm(lim, f"phase '{res.phase}'")
+    def to_ref(): sw.put(); dog.arm(lim, f"phase '{res.phase}'")
+    def from_cand(): dog.disarm(); job.guard(); sw.keep(); sw.put(sw.now)   # right after each candidate call
+    def from_ref(): dog.disarm(); job.guard(); sw.put(sw.now)
     alone = dict(before=[to_ref], after=[from_ref], prep=[_banded([None], 0)])   # the reference alone (clean, post)
     _phase(res, 'clean')
     lock.acquire('ex')   # from here to the process's exit: the clean time, the rounds, the post time
-    _set_flags(flags0)
+    sw.put()
     res.calls = n = calls_per_sample(*_per_call(ref_side, mk, timer), dev.type)   # every phase's samples: n calls
     lim = call_limit(ref_ms * n)
     # 1. the reference alone, right before the rounds: the GPU's clocks up from whatever the checks left, the
@@ -321,11 +322,9 @@ def _cand_timing(job:_CandJob, res:CandRun, cand, ref, ref_side, fp:_Fingerprint
     tc, tr = _time_loop([cand, ref], mk, timer, cfg, check=check, events=ev, fp=fp, n=n, **hooks)
     res.cand_events, res.ref_events = ev
     job.guard()
-    flags1 = state['c']   # the candidate's state after its last call
     # 3. the reference alone again, as in the clean phase and its side of the rounds (same hooks, samples and
-    # bands): slower than clean is a side effect of the candidate's calls beyond the backend flags (restored here)
-    _set_flags(flags0)
+    # bands): slower than clean is a side effect of the candidate's calls beyond the global switches (restored here)
+    sw.put()
     _phase(res, 'post')
     res.eager_post = _time_loop([ref_side], mk, timer, side, fp=fp, n=n, **alone)[0]
     res.cand, res.eager_paired = tc, tr
-    return flags1

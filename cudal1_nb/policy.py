@@ -32,7 +32,7 @@ CHECKS = {   # dynamic check (an `EvalResult` flag) -> (catalog id, what it mean
     'build_failed': ('C4', 'its extension did not build; what ran is its fallback'),
     'ref_drift': ('T9', "the reference got slower in the candidate's rounds than alone before them, by more than the host's own swings explain"),
     'patched_torch': ('T9', "it rebound a function the reference calls (torch's functions, Tensor methods, functional API, the reference's globals or module classes)"),
-    'changed': ('T9', 'it changed global backend state (cuDNN, TF32, matmul precision, deterministic algorithms, SDP backends, threads)'),
+    'changed': ('T9', "it changed one of torch's global switches (oneDNN, cuDNN, TF32, matmul precision, threads, default dtype, grad mode...), which the reference, timed in the same process, would run under"),
     'fp32_reference': ('', 'no float64 reference: outputs compared with float32'),
     'out_of_bounds': ('C15', 'it wrote outside a tensor handed to it or allocated by it (a guard band next to it changed)'),
     'output_reused': ('', 'it returned the same output buffer from different calls (pre-allocated output): each output is judged as it was at return'),
@@ -54,7 +54,10 @@ class Policy:
     name: str
     reject: frozenset = frozenset()   # flags (dynamic check names, `changed:<flag>`, `static:<rule>`) that make the verdict `cheat`
     matching: tuple = ()              # (flag, baseline): a candidate with that flag is rewarded against that baseline when it was measured
-    def rejects(self, flag:str)->bool: return flag in self.reject
+    reject_changed: bool = False      # every `changed:<switch>` rejects too, but for the switches in `own_switches`
+    own_switches: frozenset = frozenset()   # switches a candidate may set for its own calls (a matching baseline measures the reference under them)
+    def rejects(self, flag:str)->bool:
+        return flag in self.reject or self.reject_changed and flag.startswith('changed:') and flag[len('changed:'):] not in self.own_switches
     def action(self, flag:str)->str: return 'cheat' if self.rejects(flag) else 'flag'
 
 _DYNAMIC = frozenset({'tamper', 'out_of_bounds', 'deferred_output', 'unjoined_stream', 'threads', 'persisting_l2', 'input_independent'})
@@ -65,7 +68,7 @@ _CUDNN = ('cudnn_benchmark', 'cudnn_deterministic', 'cudnn_enabled')
 MATCHING = (('static:cuda_graph', 'cuda_graph'),) + tuple((f"changed:{k}", 'cudnn') for k in _CUDNN) + (('static:backend_flags', 'cudnn'),)
 
 POLICIES = {
-    'strict': Policy('strict', _DYNAMIC | _STATIC_STRICT | {'precision', 'patched_torch'}, MATCHING),
+    'strict': Policy('strict', _DYNAMIC | _STATIC_STRICT | {'precision', 'patched_torch'}, MATCHING, reject_changed=True, own_switches=frozenset({'cudnn_benchmark'})),
     'audit': Policy('audit', _DYNAMIC, MATCHING),
 }
 

@@ -1,4 +1,4 @@
-"""What a candidate job watches while candidate code runs: fingerprints of outputs, threads it starts, the tamper guard, the reference's functions, guard bands, the per-call time limit and the backend flags.
+"""What a candidate job watches while candidate code runs: fingerprints of outputs, threads it starts, the tamper guard, the reference's functions, guard bands, the per-call time limit and torch's global switches.
 
 Docs: https://cudal1-nb.github.io/cudal1_nb/tripwires.html.md"""
 
@@ -6,7 +6,8 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/tripwires.html.md"""
 
 # %% ../nbs/03e_tripwires.ipynb #43e74eb6
 from __future__ import annotations
-import os, re, sys, json, time, types, inspect, threading, contextlib
+import os, re, sys, json, time, types, inspect, operator, warnings, functools, importlib, pkgutil, threading, contextlib
+from typing import NamedTuple
 from .contract import CALL_TIMEOUT
 
 # %% auto #0
@@ -286,31 +287,301 @@ class _Watchdog:
                 os.write(1, f"\n{CALL_TIMEOUT}{self.what}: one call ran over {self.limit:.3g} s\n".encode())
                 os.kill(os.getpid(), signal.SIGKILL)
 
-# %% ../nbs/03e_tripwires.ipynb #d1dbac67
-def _flags():
-    import torch
-    b = torch.backends
-    d = dict(threads=torch.get_num_threads(), cudnn_benchmark=b.cudnn.benchmark, cudnn_deterministic=b.cudnn.deterministic,
-             cudnn_enabled=b.cudnn.enabled, cudnn_tf32=b.cudnn.allow_tf32, matmul_tf32=b.cuda.matmul.allow_tf32,
-             matmul_precision=torch.get_float32_matmul_precision(),
-             fp16_reduced=b.cuda.matmul.allow_fp16_reduced_precision_reduction, bf16_reduced=b.cuda.matmul.allow_bf16_reduced_precision_reduction,
-             deterministic_algorithms=torch.are_deterministic_algorithms_enabled(), deterministic_warn_only=torch.is_deterministic_algorithms_warn_only_enabled(),
-             sdp_flash=b.cuda.flash_sdp_enabled(), sdp_mem_efficient=b.cuda.mem_efficient_sdp_enabled(), sdp_math=b.cuda.math_sdp_enabled(), sdp_cudnn=b.cuda.cudnn_sdp_enabled())
-    return d
+# %% ../nbs/03e_tripwires.ipynb #5b059c19
+class _Switch(NamedTuple):
+    "One global switch of torch: the name a change is flagged by (`changed:<name>`), where a program sets it, how to read it and how to put it back (None: read only)."
+    name: str
+    where: tuple
+    get: object
+    set: object = None
+    show: object = None   # value -> what a record shows (an enum read as its int: its member)
 
-# %% ../nbs/03e_tripwires.ipynb #7d736967
-def _set_flags(d:dict):
-    "Put the global backend state of `_flags()` back (only what differs)."
+class _Unreadable(NamedTuple):
+    "The value of a switch whose getter raised (torch refuses to read the TF32 switches once both their APIs were used)."
+    error: str
+
+_OLD_NAMES = {'num_threads': 'threads', 'cudnn_allow_tf32': 'cudnn_tf32', 'cublas_allow_tf32': 'matmul_tf32',   # names older records (and policies) use
+              'float32_matmul_precision': 'matmul_precision', 'cublas_allow_fp16_reduced_precision_reduction': 'fp16_reduced',
+              'cublas_allow_bf16_reduced_precision_reduction': 'bf16_reduced', 'flash_sdp_enabled': 'sdp_flash',
+              'mem_efficient_sdp_enabled': 'sdp_mem_efficient', 'math_sdp_enabled': 'sdp_math', 'cudnn_sdp_enabled': 'sdp_cudnn'}
+
+_NOT_SWITCHES = {   # what a walk of torch finds that is no switch of how ops run, and why
+    'rng_state': "the random generator's state, not a switch (the harness seeds every call itself)",
+    'tracing_state': "TorchScript's tracer, set and cleared around `torch.jit.trace`",
+    'value_trace': "TorchScript's tracer",
+    'graph_exec_group': "TorchScript's graph executor group",
+    'thread_name': "the name of the calling thread",
+    'deterministic_debug_mode': "a view of `deterministic_algorithms` (read with it)",
+    'torch.backends.quantized.supported_engines': "the engines this build has (its setter raises)",
+    'torch.backends.xeon.run_cpu': "a launcher script (`python -m torch.backends.xeon.run_cpu`): no state of the process it runs in",
+}
+_ALIASES = re.compile(r'autocast_(cpu|gpu|ipu|xla)_(enabled|dtype)|autocast_(enabled|dtype)')   # deprecated names of the per-device autocast state (read per device, `_other`)
+
+def _plain(v)->bool:
+    "A value a switch holds: a scalar, a dtype, a device, an enum member, or a tuple or list of them (not a tensor or a state object)."
+    import torch, enum
+    if isinstance(v, (tuple, list)): return all(_plain(x) for x in v)
+    return v is None or isinstance(v, (bool, int, float, str, torch.dtype, torch.device, enum.Enum)) or hasattr(type(v), '__members__') and type(v).__module__ == 'torch._C'
+
+def _c_calls(fn)->tuple:
+    "(value, the torch._C functions it called) of a getter `fn()`, traced once."
+    C, seen = sys.modules['torch._C'], []
+    def prof(frame, event, arg):
+        if event == 'c_call' and getattr(C, getattr(arg, '__name__', ''), None) is arg: seen.append(arg)
+    sys.setprofile(prof)
+    try: v = fn()
+    finally: sys.setprofile(None)
+    return v, seen
+
+# %% ../nbs/03e_tripwires.ipynb #16336edd
+def _backend_modules()->dict:
+    "name -> module of torch.backends and every submodule of it that imports in this build."
+    import torch.backends
+    out = {'torch.backends': sys.modules['torch.backends']}
+    for i in pkgutil.walk_packages(torch.backends.__path__, 'torch.backends.', onerror=lambda n: None):
+        if i.name in _NOT_SWITCHES: continue
+        try: out[i.name] = importlib.import_module(i.name)
+        except Exception: pass   # a backend whose package this build lacks (coremltools...)
+    return out
+
+def _ns(m)->dict:
+    "The namespace of a backends module (the original one behind torch's module-replacing `PropModule`)."
+    return vars(m.m) if isinstance(getattr(m, 'm', None), types.ModuleType) else vars(m)
+
+def _attr_names(obj)->list:
+    "The attributes a settings object with its own `__setattr__` answers (`torch.backends.cuda.matmul`): the names its `__getattr__` compares with."
+    code = getattr(getattr(type(obj), '__getattr__', None), '__code__', None)
+    return [c for c in (code.co_consts if code else ()) if isinstance(c, str) and c.isidentifier()]
+
+_MISSING = object()
+
+def _module_var(d:dict, k:str)->tuple:
+    "(get, set) of `d[k]`, a module's global (absent included: `_MISSING`)."
+    def put(v):
+        if v is _MISSING: d.pop(k, None)
+        else: d[k] = v
+    return functools.partial(d.get, k, _MISSING), put
+
+_PAIRS = ((r'set_(\w+)', 'get_{}', '{}'), (r'enable_(\w+)', '{}_enabled', '{}_enabled'), (r'allow_(\w+)', '{}_allowed', '{}'))   # setter -> its getter, the switch's name
+
+def _backend_found()->list:
+    """What a walk of torch.backends finds that a program can set, as switches with torch's own getters: settable
+    properties, public non-constant module globals, get/set function pairs, `preferred_*` functions and the attributes of settings objects."""
+    out = []
+    for mn, m in _backend_modules().items():
+        pre, ns = mn[len('torch.backends'):].lstrip('.').replace('.', '_'), _ns(m)
+        def add(k, where, g, s):
+            if not any(w in _NOT_SWITCHES for w in where): out.append(_Switch(f"{pre}_{k}" if pre else k, where, g, s))
+        for c in type(m).__mro__[:-2]:   # the replacing class and its bases, up to ModuleType
+            for k, d in vars(c).items():
+                if k.startswith('__') or not hasattr(type(d), '__set__') or isinstance(d, property) and d.fset is None: continue
+                g, s = (d.getter, d.setter) if hasattr(d, 'getter') and hasattr(d, 'setter') else (functools.partial(getattr, m, k), functools.partial(setattr, m, k))
+                add(k, (f"{mn}.{k}",), g, s)
+        for k, v in list(ns.items()):
+            if k.startswith('_') or k.isupper() or not (v is None or isinstance(v, (bool, int, float, str))): continue
+            add(k, (f"{mn}.{k}",), *_module_var(ns, k))
+            if vars(m) is not ns: add(f"{k}_on_module", (f"{mn}.{k}",), *_module_var(vars(m), k))   # `torch.backends.opt_einsum.enabled = False` lands here
+        for k, f in ns.items():
+            if not inspect.isfunction(f): continue
+            for sp, gp, n in _PAIRS:
+                if (r := re.fullmatch(sp, k)) and inspect.isfunction(g := ns.get(gp.format(r[1]))): add(n.format(r[1]), (f"{mn}.{k}", f"{mn}.{gp.format(r[1])}"), g, f)
+            if k.startswith('preferred_') and len(inspect.signature(f).parameters) == 1: add(k[len('preferred_'):], (f"{mn}.{k}",), f, f)
+        for k, v in list(ns.items()) + [(k, v) for k, v in vars(type(m)).items() if not k.startswith('__')]:
+            if isinstance(v, (types.ModuleType, type)) or callable(v) or type(v).__setattr__ is object.__setattr__: continue
+            for a in _attr_names(v):
+                try: getattr(v, a)
+                except AttributeError: continue   # a name its `__getattr__` compares with but does not answer
+                except Exception: pass   # readable, though not in this state
+                add(f"{k}_{a}", (f"{mn}.{k}.{a}",), functools.partial(getattr, v, a), functools.partial(setattr, v, a))
+    return out
+
+# %% ../nbs/03e_tripwires.ipynb #cd84599f
+def _getters(x:str)->tuple:
+    "The names torch gives the getter of the switch its setter `_set_x` / `set_x` sets (`_set_sdp_use_flash` -> `_get_flash_sdp_enabled`)."
+    out = (f'_get_{x}', f'get_{x}', f'is_{x}', f'_is_{x}', f'are_{x}', f'_{x}', x)
+    return out + ((f"_get_{r[2]}_{r[1]}_enabled",) if (r := re.fullmatch(r'(\w+?)_use_(\w+)', x)) else ())
+
+def _paired()->list:
+    "The switches torch and torch._C expose as function pairs (`_getters`): a getter of no argument that returns a plain value; one set from both modules is one switch."
     import torch
-    b, now = torch.backends, _flags()
-    if now == d: return
-    if now['threads'] != d['threads']: torch.set_num_threads(d['threads'])
-    if now['matmul_precision'] != d['matmul_precision']: torch.set_float32_matmul_precision(d['matmul_precision'])
-    b.cudnn.benchmark, b.cudnn.deterministic, b.cudnn.enabled = d['cudnn_benchmark'], d['cudnn_deterministic'], d['cudnn_enabled']
-    b.cudnn.allow_tf32, b.cuda.matmul.allow_tf32 = d['cudnn_tf32'], d['matmul_tf32']
-    b.cuda.matmul.allow_fp16_reduced_precision_reduction = d['fp16_reduced']
-    b.cuda.matmul.allow_bf16_reduced_precision_reduction = d['bf16_reduced']
-    if (now['deterministic_algorithms'], now['deterministic_warn_only']) != (d['deterministic_algorithms'], d['deterministic_warn_only']):
-        torch.use_deterministic_algorithms(d['deterministic_algorithms'], warn_only=d['deterministic_warn_only'])
-    b.cuda.enable_flash_sdp(d['sdp_flash']); b.cuda.enable_mem_efficient_sdp(d['sdp_mem_efficient'])
-    b.cuda.enable_math_sdp(d['sdp_math']); b.cuda.enable_cudnn_sdp(d['sdp_cudnn'])
+    out, seen = [], {}
+    for mod in (torch._C, torch):
+        ns = vars(mod)
+        for k, f in list(ns.items()):
+            if not (r := re.fullmatch(r'_?set_(\w+)', k)) or not callable(f) or isinstance(f, type): continue
+            x, where = r[1], f"{mod.__name__}.{k}"
+            if x in _NOT_SWITCHES or _ALIASES.fullmatch(x): continue
+            g = next((ns[n] for n in _getters(x) if callable(ns.get(n))), None)
+            if g is None: continue
+            if (i := seen.get(g, seen.get(x))) is not None:   # `torch.set_num_threads` is `torch._C`'s; `torch.set_float32_matmul_precision` wraps it
+                out[i] = out[i]._replace(where=out[i].where + (where,)); continue
+            try:
+                with warnings.catch_warnings(): warnings.simplefilter('error'); v = g()
+            except Exception: continue   # a getter of something else (per device, per key)
+            if not _plain(v): continue
+            seen[g] = seen[x] = len(out)
+            put = (lambda v, f=f: f(*v)) if isinstance(v, tuple) else f   # `_get_cublas_allow_fp16_reduced_precision_reduction` reads two values its setter takes as two arguments
+            out.append(_Switch(g.__name__.lstrip('_').removeprefix('get_').removeprefix('is_').removeprefix('are_') if x.startswith('sdp_use') else x, (where,), g, put))
+    return out
+
+# %% ../nbs/03e_tripwires.ipynb #eea1fd35
+_TINY = 1e-310   # a denormal double
+
+def _denormals_flushed()->bool:
+    "Are denormals flushed to zero on this thread (`torch.set_flush_denormal`)?"
+    return _TINY * 1.0 == 0.0
+
+def _device_types()->list:
+    "The device types of this process's devices (autocast of any other type changes nothing it runs)."
+    import torch
+    return ['cpu'] + (['cuda'] if torch.cuda.is_available() else [])
+
+def _native_filters():
+    "(get, set) of what `torch.backends.python_native` has disabled: DSL names, op symbols and dispatch keys whose kernels are not used."
+    from torch._native import registry as R
+    fs = R._filter_state
+    get = lambda: (frozenset(fs._dsl_names), frozenset(fs._op_symbols), frozenset(fs._dispatch_keys))
+    def put(v):
+        now = get()
+        on = {k: list(a - b) for k, a, b in zip(('dsl_names', 'op_symbols', 'dispatch_keys'), now, v) if a - b}
+        off = {k: list(b - a) for k, a, b in zip(('dsl_names', 'op_symbols', 'dispatch_keys'), now, v) if b - a}
+        if on: R.reenable_op_overrides(**{f"enable_{k}": x for k, x in on.items()})
+        if off: R.deregister_op_overrides(**{f"disable_{k}": x for k, x in off.items()})
+    return get, put
+
+def _other()->list:
+    "Global state torch sets by functions that pair by no name: two values per setter, per device type, no getter, read only."
+    import torch
+    C, G = torch._C, torch._GLOBAL_DEVICE_CONTEXT
+    det, det_warn, anom, anom_nan = C._get_deterministic_algorithms, C._get_deterministic_algorithms_warn_only, C.is_anomaly_enabled, C.is_anomaly_check_nan_enabled
+    use_det, set_anom, set_dev, on, dtype, set_on, set_dtype = torch.use_deterministic_algorithms, C.set_anomaly_enabled, torch.set_default_device, torch.is_autocast_enabled, torch.get_autocast_dtype, torch.set_autocast_enabled, torch.set_autocast_dtype
+    out = [_Switch('deterministic_algorithms', ('torch.use_deterministic_algorithms',), lambda: (det(), det_warn()), lambda v: use_det(v[0], warn_only=v[1])),
+           _Switch('anomaly_enabled', ('torch.set_anomaly_enabled', 'torch.autograd.set_detect_anomaly'), lambda: (anom(), anom_nan()), lambda v: set_anom(*v)),
+           _Switch('default_device', ('torch.set_default_device',), lambda: (c := G.__dict__.get('device_context')) and c.device, set_dev),
+           _Switch('flush_denormal', ('torch.set_flush_denormal', 'torch._C.set_flush_denormal'), _denormals_flushed, torch.set_flush_denormal),
+           _Switch('backends_flags_frozen', ('torch.backends.disable_global_flags',), torch.backends.flags_frozen,
+                   lambda v: vars(torch.backends.m).__setitem__('__allow_nonbracketed_mutation_flag', not v)),
+           _Switch('python_native_disabled', ('torch.backends.python_native.disable_operations', 'torch.backends.python_native.disable_dispatch_keys', 'torch.backends.python_native.DSLController.enabled'), *_native_filters()),
+           _Switch('inference_mode', ('torch.inference_mode',), C.is_inference_mode_enabled),
+           *[_Switch(f'dispatch_mode_{k.lower()}', ('torch._C._set_dispatch_mode',), functools.partial(C._get_dispatch_mode, m)) for k, m in C._TorchDispatchModeKey.__members__.items()],
+           _Switch('torch_function_modes', ('torch.overrides.TorchFunctionMode',), C._len_torch_function_stack),
+           _Switch('dispatch_modes', ('torch.utils._python_dispatch.TorchDispatchMode',), C._len_torch_dispatch_stack)]
+    for dt in _device_types():
+        out.append(_Switch(f'autocast_{dt}', (f'torch.autocast({dt!r})', 'torch.set_autocast_enabled', 'torch.set_autocast_dtype', 'torch._C.set_autocast_enabled', 'torch._C.set_autocast_dtype'),
+                           lambda dt=dt: (on(dt), dtype(dt)), lambda v, dt=dt: (set_on(dt, v[0]), set_dtype(dt, v[1]))))
+    if torch.cuda.is_initialized():   # reading it would start CUDA in a process that does not use it
+        pc = torch.backends.cuda.cufft_plan_cache
+        out.append(_Switch('cuda_cufft_plan_cache_max_size', ('torch.backends.cuda.cufft_plan_cache.max_size',), lambda: pc.max_size, lambda v: setattr(pc, 'max_size', v)))
+    return out
+
+# %% ../nbs/03e_tripwires.ipynb #3bee4b08
+def _fast(s:_Switch, fast:set)->_Switch|None:
+    """`s` with its cheapest getter, or None when it only reads switches read already (`fast`: their torch._C getters).
+    A getter that calls one torch._C function is replaced by it (given the constant arguments the getter's closure or
+    object holds) when that returns the same value."""
+    try: v, called = _c_calls(s.get)
+    except Exception: return s
+    if not called or len(called) == 1 and called[0] is s.get: return s
+    if all(c in fast for c in called): return None
+    if len(called) > 1: return s
+    c = called[0]
+    obj = s.get.args[0] if isinstance(s.get, functools.partial) and s.get.func is getattr else None
+    held = [x.cell_contents for x in getattr(s.get, '__closure__', None) or ()] if obj is None else list(vars(obj).values()) + [a for a in _attr_names(obj) if not hasattr(obj, a)]
+    for args in ((), tuple(a for a in held if isinstance(a, str))):
+        try:
+            if c(*args) == v: return s._replace(get=functools.partial(c, *args) if args else c)
+        except Exception: pass
+    return s
+
+def _discover()->tuple:
+    "Every global switch of torch in this process, found from torch itself, each read by its cheapest getter."
+    pairs, oth = _paired(), _other()
+    for i, o in enumerate(oth):   # a composite replaces the pair of its name (`_set_deterministic_algorithms` sets no warn-only mode)
+        oth[i] = o._replace(where=tuple(dict.fromkeys(o.where + sum((p.where for p in pairs if p.name == o.name), ()))))
+    out = [s for s in pairs if s.name not in {o.name for o in oth}] + oth
+    fast = {s.get for s in out if inspect.isbuiltin(s.get)}
+    key = lambda s: (s.get.func, s.get.args) if isinstance(s.get, functools.partial) else s.get
+    for s in _backend_found():
+        f = _fast(s, fast)
+        if f is not None and all(key(f) != key(o) for o in out): out.append(f)   # else it reads a switch read already
+    return tuple(_as_int(s._replace(name=_OLD_NAMES.get(s.name, s.name))) for s in out)
+
+def _as_int(s:_Switch)->_Switch:
+    "`s`, an enum-valued switch read as the member's int (pybind11 makes a new member object at every read, and compares members slowly)."
+    try: v = s.get()
+    except Exception: return s
+    E, g, put = type(v), s.get, s.set
+    if isinstance(v, (bool, int)) or not hasattr(E, '__members__') or not hasattr(v, '__int__'): return s
+    return s._replace(get=lambda: int(g()), set=put and (lambda x: put(E(x))), show=E)
+
+_SW = None   # (switches, their getters), found once per process
+
+def _switches()->tuple:
+    "Every global switch of torch (`_discover`), found at the first call."
+    global _SW
+    if _SW is None:
+        sw = _discover()
+        _SW = sw, [s.get for s in sw]
+    return _SW[0]
+
+# %% ../nbs/03e_tripwires.ipynb #41311542
+def _read()->list:
+    "The value of every switch of `_switches()`, in its order (`_Unreadable` for a getter that raised)."
+    _switches()
+    try: return list(map(operator.call, _SW[1]))
+    except Exception: pass
+    out = []
+    for g in _SW[1]:
+        try: out.append(g())
+        except Exception as e: out.append(_Unreadable(f"{type(e).__name__}: {e}"[:200]))
+    return out
+
+def _put(want:list, # a state `_read` returned
+         now:list|None=None, # the state now, when just read
+        )->list:
+    "Set every switch whose value differs from `want` back to it; the names still different after (read only, or a setter that refused)."
+    sw = _switches()
+    for _ in range(3):
+        now = _read() if now is None else now
+        if now == want: return []
+        for s, a, b in zip(sw, now, want):
+            if a != b and s.set is not None and not isinstance(b, _Unreadable):
+                try: s.set(b)
+                except Exception: pass
+        now = None
+    return [s.name for s, a, b in zip(sw, _read(), want) if a != b]
+
+def _jsonable(v, show=None):
+    "A switch's value for a record: plain JSON types as they are, anything else (and an enum's int, through `show`) as its string."
+    if show is not None and isinstance(v, int): v = show(v)
+    if v is _MISSING: return '(unset)'
+    if isinstance(v, (bool, int, float, str)) or v is None: return v
+    if isinstance(v, (tuple, list, frozenset)): return [_jsonable(x) for x in (sorted(v, key=str) if isinstance(v, frozenset) else v)]
+    return str(v)
+
+# %% ../nbs/03e_tripwires.ipynb #7d300133
+class _SwitchWatch:
+    "The global switches before any candidate code, every change to them since (`changed`), and the candidate's own state (`own`)."
+    def __init__(self):
+        import torch
+        self.before = _read()
+        with torch.no_grad(): self.calls = _read()
+        self.base, self.now, self.own, self.changed = self.before, self.before, {}, {}
+    def check(self)->list:
+        "Read the switches after code the candidate may have run (its import, a call of either side); note what differs from `base`."
+        self.now = now = _read()
+        if now != self.base:
+            for s, a, b in zip(_switches(), self.base, now):
+                if a != b and s.name not in self.changed: self.changed[s.name] = [_jsonable(a, s.show), _jsonable(b, s.show)]
+        return now
+    def keep(self):
+        "After the candidate's code: what it changed (from the last `check`) is its own state, that its next calls run under."
+        self.own = {} if self.now == self.base else {i: b for i, (a, b) in enumerate(zip(self.base, self.now)) if a != b}
+    def put(self, now:list|None=None):
+        "The state the harness runs in (`base`) back (`now`: the state just read)."
+        return _put(self.base, now)
+    def to_cand(self):
+        "The candidate's own state: `base` with what it changed."
+        want = self.base
+        if self.own: want = list(want); [want.__setitem__(i, v) for i, v in self.own.items()]
+        return _put(want)

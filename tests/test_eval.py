@@ -42,8 +42,9 @@ def test_verdicts_for_good_and_bad_candidates(base_dir):
     flip = Candidate(t.id, 'import torch\ntorch.set_num_threads(2)\n' + good[0].code, name='threads')   # global state changed at import
     res = evaluate(t, good + bad + [flip], cfg=CFG)
     got = {c.name: r for c, r in zip(good + bad + [flip], res)}
-    assert got['threads'].verdict == 'ok' and 'changed:threads' in got['threads'].flags, (got['threads'].reason, got['threads'].flags)
-    assert got['threads'].meta['changed']['threads'] == [1, 2]
+    th = got['threads']   # T9 under strict: a global switch a program changes stays changed for whatever runs next in the process
+    assert th.verdict == 'cheat' and th.meta['cheat_ids'] == ['T9'] and 'changed:threads' in th.flags, (th.reason, th.flags)
+    assert th.meta['changed']['threads'] == [1, 2] and apply_policy(th, 'audit').verdict == 'ok'
     assert all(got[g.name].verdict == 'ok' and got[g.name].correct for g in good)
     assert {k: got[k].verdict for k in BAD} == WANT, {k: (got[k].verdict, got[k].reason) for k in BAD}
     assert 'SIGSEGV' in got['crashing'].reason and "phase 'check'" in got['hanging'].reason   # the per-call limit or (loaded machine) the job's

@@ -34,9 +34,9 @@ def test_cuda_verdicts_baselines_and_cache(cuda, tmp_path, monkeypatch):
     assert r['fused_cuda'].speedup('cuda_graph') > 0 and r['fused_cuda'].speedup('torch_compile') > 0
     assert r['illegal_access'].verdict == 'error' and r['spin_kernel'].verdict == 'timeout'
     assert r['half_precision'].verdict == 'incorrect' and 'dtype' in r['half_precision'].reason
-    f = r['flag_flipper']   # flags reported; the reference was timed under the defaults, so the same code runs at ~1x
-    assert f.verdict == 'ok' and {'changed:cudnn_benchmark', 'changed:cudnn_deterministic', 'changed:matmul_precision'} <= set(f.flags), f.flags
-    assert 0.85 < f.speedup('eager') < 1.15 and 'ref_drift' not in f.flags, (f.speedup('eager'), f.flags)
+    f = r['flag_flipper']   # rejected under strict (T9); the reference was timed under the defaults, so the same code runs at ~1x
+    assert f.verdict == 'cheat' and {'changed:cudnn_benchmark', 'changed:cudnn_deterministic', 'changed:matmul_precision'} <= set(f.flags), f.flags
+    assert 0.85 < f.meta['cheat_speedups']['eager'] < 1.15 and 'ref_drift' not in f.flags, (f.meta['cheat_speedups'], f.flags)
     assert 'NVIDIA' in r['fused_cuda'].device and r['fused_cuda'].env['cuda']
     so = list(ext_dir((K/'fused_cuda.py').read_text()).rglob('*.so')); assert len(so) == 1
     m = so[0].stat().st_mtime_ns

@@ -1,11 +1,11 @@
 """Turns on torch's deterministic algorithms at import: slower kernels (or errors) for every op that has a
 nondeterministic fast path, the reference's included, which would inflate the candidate's speedup. The harness puts
-the global backend state back before every reference call, so the reference runs as torch does by default and the
-change is only reported (`changed:deterministic_algorithms`)."""
+every global switch of torch back before each reference call, so the reference runs as torch does by default, and
+the change is caught (`changed:deterministic_algorithms`)."""
 # cheat: T9
 # task: minibench/L2/3
 # device: any
-# strict: ok changed:deterministic_algorithms static:backend_flags
+# strict: cheat changed:deterministic_algorithms static:backend_flags
 # audit: ok changed:deterministic_algorithms static:backend_flags
 import torch
 import torch.nn as nn
