@@ -170,7 +170,7 @@ def _speedups(v:CandRun, rv:RefRun)->tuple:
 def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:Path, cfg:EvalConfig, device:str, device_name:str)->EvalResult:
     "The harness's own verdict and flags from the two jobs' outcomes."
     base = dict(candidate_id=cand.id, task_id=task.id, device=device_name, env=run_env(device),
-                meta={'cfg': {k: v for k, v in cfg.to_dict().items() if k in ('atol', 'rtol', 'n_seeds', 'threads', 'ci_target', 'policy')}})
+                meta={'cfg': {k: v for k, v in cfg.to_dict().items() if k in ('atol', 'rtol', 'n_seeds', 'threads', 'ci_target', 'policy', 'processes', 'repeat_all')}})
     def res(verdict, reason, correct=None, **kw): return EvalResult(verdict=verdict, correct=correct, reason=_one_line(reason), **base, **kw)
     if (fail := _job_failure(ref_out, cand_out)): return res(*fail, failure='candidate' if ref_out.ok else 'harness')
     v, rv = CandRun.from_dict(cand_out.value), RefRun.from_dict(ref_out.value)
