@@ -7,7 +7,7 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/eval.html.md"""
 
 # %% ../nbs/03j_eval.ipynb #0429d0f1
 from __future__ import annotations
-import os, heapq, queue, shutil, threading, contextlib, tempfile, collections, itertools
+import os, heapq, queue, shutil, threading, contextlib, tempfile, collections
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from fastcore.basics import patch
@@ -22,8 +22,8 @@ from .contract import EvalConfig, JobPayload, CompilePayload, CandRun, run_env, 
 from .tripwires import _guard_outputs
 from .builds import compile_job, ext_dir, pch_dir, _needs_compile, _build_cost
 from .jobs import ref_job, cand_job
-from .verdict import judge, static_flags, may_vary, merge_processes
-from .evalstats import median_ci, summarize, ci_ok, log_ratio_ci, drifted, ref_drift, processes_agree
+from .verdict import judge, static_flags, needs_process, merge_processes
+from .evalstats import median_ci, summarize, ci_ok, log_ratio_ci, drifted, ref_drift
 _all_ = ['EvalConfig', 'call_limit', 'calls_per_sample', 'compile_job', 'ref_job', 'cand_job', 'ext_dir', 'pch_dir',   # as they were here
          'median_ci', 'summarize', 'ci_ok', 'log_ratio_ci', 'drifted', 'ref_drift']
 
@@ -238,15 +238,9 @@ class _Judging:
 @patch
 def _more(self:_Judging, rs:list, # one candidate's results so far, one per process
          )->bool:
-    """Does the candidate need one more process? Not past `EvalConfig.processes`, nor once a process is not `ok`. After
-    the first: when its speed may vary (`verdict.may_vary`; every ok one with `repeat_all`). After more: while two of
-    them disagree beyond their noise and the floor (`evalstats.processes_agree`)."""
-    cfg = self.cp.cfg
-    if len(rs) >= cfg.processes or any(r.verdict != 'ok' for r in rs): return False
-    if len(rs) == 1: return cfg.repeat_all or may_vary(rs[0].flags)
-    ps = [(r.speedups.get('eager'), *((r.meta.get('speedup_ci') or {}).get('eager') or (None, None))) for r in rs]
-    if any(None in p for p in ps): return False
-    return not all(processes_agree(a, b, rs[0].timings['eager'].median_ms) for a, b in itertools.combinations(ps, 2))
+    "Does the candidate need one more process (`verdict.needs_process`, under the campaign's `EvalConfig.processes` and `repeat_all`)?"
+    ps = [(r.speedups.get('eager'), *ci) if r.verdict == 'ok' and (ci := (r.meta.get('speedup_ci') or {}).get('eager')) and r.speedups.get('eager') else None for r in rs]
+    return needs_process(ps, rs[0].flags, rs[0].timings['eager'].median_ms if ps[0] else 1.0, self.cp.cfg.processes, self.cp.cfg.repeat_all)
 
 @patch
 def _repeat(self:_Judging, k:int, # the job of the candidate's first process

@@ -7,21 +7,21 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/verdict.html.md"""
 
 # %% ../nbs/03i_verdict.ipynb #b042f033
 from __future__ import annotations
-import copy, math, statistics
+import copy, itertools, math, statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 from .core import Task, Candidate, EvalResult, Record
 from .sandbox import _one_line
 from .policy import apply_policy
 from .static import scan
-from .evalstats import summarize, log_ratio_ci, ref_drift, process_interval
+from .evalstats import summarize, log_ratio_ci, ref_drift, process_interval, processes_agree
 from .contract import EvalConfig, CALL_FLOOR_S, CALL_RATIO, PHASE, CALL_TIMEOUT, RefRun, CandRun, run_env
 from .tripwires import _same_values
 _all_ = ['RefRun', 'CandRun']   # as they were here
 
 # %% auto #0
 __all__ = ['PRECISION_RATIO', 'UNJOINED_RATIO', 'UNJOINED_MS', 'DRIFT_TOL', 'MAY_VARY', 'static_flags', 'judge', 'event_pairs',
-           'may_vary', 'merge_processes', 'RefRun', 'CandRun']
+           'may_vary', 'needs_process', 'merge_processes', 'RefRun', 'CandRun']
 
 # %% ../nbs/03i_verdict.ipynb #c627ef9a
 def _read_out(path):
@@ -223,6 +223,20 @@ MAY_VARY = ('static:cuda_graph', 'static:backend_flags', 'static:ptr_cache', 'ou
 def may_vary(flags)->bool:
     "Do a result's flags (a list, or a space-separated string) say the candidate's own speed may change from one process to another?"
     return any(f in MAY_VARY or f.startswith('changed:') for f in (flags.split() if isinstance(flags, str) else flags))
+
+# %% ../nbs/03i_verdict.ipynb #9129cede
+def needs_process(ps:list, # per process so far (speedup, lo, hi) of the eager baseline, None for one that is not `ok` or has no interval
+                  flags, # the first process's flags
+                  ref_ms:float, # the reference's time per call (ms)
+                  processes:int=3, # at most this many processes (`EvalConfig.processes`)
+                  repeat_all:bool=False, # a second process for every ok candidate
+                 )->bool:
+    """Does a candidate need one more process? Not past `processes`, nor once a process is not `ok`. After the first:
+    when its speed may vary (`may_vary`, or always with `repeat_all`). After more: while two of them disagree beyond
+    their noise and the floor (`evalstats.processes_agree`)."""
+    if len(ps) >= processes or any(p is None for p in ps): return False
+    if len(ps) == 1: return repeat_all or may_vary(flags)
+    return not all(processes_agree(a, b, ref_ms) for a, b in itertools.combinations(ps, 2))
 
 # %% ../nbs/03i_verdict.ipynb #f1bcc361
 def _proc(r:EvalResult, first:EvalResult)->dict:
