@@ -1,33 +1,44 @@
-"""How well two audits of the same release agree: |speedup ratio - 1| over the tasks both called ok.
+"""How well two audits of the same release agree: |speedup ratio - 1| over the tasks both called ok, and how often each
+audit's speedup lies inside the other's 95 % interval.
 
     python benchmarks/audit_agreement.py RUN1/evals.jsonl RUN2/evals.jsonl [--baseline eager] [--top 10]
+    python benchmarks/audit_agreement.py A.jsonl[+A2.jsonl+A3.jsonl] B.jsonl[+B2.jsonl] --rescore
 
-Reads the full results (`evals.jsonl`, or `evals.partial.jsonl` of an interrupted audit); prints the median and 90th
-percentile of |Δ speedup| (the harness's targets: <= 2 % and <= 5 %), overall and per bucket of the reference's time
-(< 0.3 ms, 0.3-1 ms, > 1 ms: the first run's eager median), the verdict changes and the largest differences. The
-buckets are printed again for two groups: candidates whose own speed can change from one process to the next (a flag
-of `SELF_VARIABLE` in either run: CUDA graphs, backend flags they switch on such as cuDNN autotuning, outputs reused
-across calls, an extension that failed to build and fell back) and the rest -- what the harness's timing alone gives."""
-import argparse, statistics, sys
+Reads the full results (`evals.jsonl[.gz]`, or `evals.partial.jsonl` of an interrupted audit); prints the median and
+90th percentile of |Δ speedup| (the harness's targets: <= 2 % and <= 5 %), overall and per bucket of the reference's
+time (`cudal1_nb.evalstats.REF_BUCKETS`: the first run's eager median), for every task and per speed class; then the
+*coverage*: the share of tasks whose speedup in one audit lies inside the other audit's interval, each direction, per
+bucket and per class, with the median half-width of the intervals (the harness's targets: >= 90 % each way, a median
+half-width <= 5 %); the verdict changes and the largest differences.
+
+Speed classes: `process-variable` (a result timed in several processes that disagreed: flag `process_variable`, in
+either audit), `may vary` (its flags say its speed may change between processes, `cudal1_nb.verdict.may_vary`: CUDA
+graphs, backend flags, cached pointers, reused outputs, a failed build's fallback, a global switch; timed alike in
+every process it had) and `fixed-speed` (neither).
+
+`--rescore` builds every interval again with the harness's current rule (`cudal1_nb.verdict.needs_process`,
+`cudal1_nb.evalstats.process_interval`) from what the files hold -- a calibration of that rule on older results, not a
+validation of it: a result's own within-process interval (`meta['within_ci']`, else `meta['speedup_ci']`), widened by
+the floor; with `A.jsonl+A2.jsonl+...` the later files stand in for the extra processes the harness would have timed
+(each task takes from them the processes the rule asks for)."""
+import argparse, math, statistics, sys
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
 from cudal1_nb.store import read_evals
+from cudal1_nb.evalstats import REF_BUCKETS, ref_bucket, process_interval
+from cudal1_nb.verdict import may_vary, needs_process
 
 
-def load(path):
-    try: return {r['task_id']: r for r in read_evals(path)}
+def load(spec:str)->list:
+    "Per file of `spec` ('A.jsonl' or 'A.jsonl+B.jsonl+...'), {task id: result dict}."
+    try: return [{r['task_id']: r for r in read_evals(p)} for p in spec.split('+')]
     except ValueError as e: sys.exit(str(e))
 
 
-SELF_VARIABLE = ('static:cuda_graph', 'static:backend_flags', 'output_reused', 'build_failed')   # and every 'changed:*' flag
-
-
-def self_variable(flags:str)->bool:
-    "Whether a result's flags (space-separated) say the candidate's own speed can vary between processes."
-    return any(f in SELF_VARIABLE or f.startswith('changed:') for f in flags.split())
-
-
-BUCKETS = (('< 0.3 ms', 0.0, 0.3), ('0.3-1 ms', 0.3, 1.0), ('> 1 ms', 1.0, float('inf')))
+def ref_ms(r)->float:
+    "The reference's time of a result (ms): the eager time its speedup divided."
+    t = r.get('timings') or {}
+    return (t.get('eager_paired') or t.get('eager') or {}).get('median_ms', float('nan'))
 
 
 def rejudge(r):
@@ -37,15 +48,51 @@ def rejudge(r):
     return ms('eager_paired') / ms('candidate') if ms('candidate') > 0 else None
 
 
-def ref_ms(r)->float:
-    "The reference's time of a result (ms): the eager time its speedup divided."
-    t = r.get('timings') or {}
-    return (t.get('eager_paired') or t.get('eager') or {}).get('median_ms', float('nan'))
+def _ci(r, b:str, within:bool=False):
+    "(speedup, lo, hi) of baseline `b` in result `r`: its recorded interval (`within`: the within-process one), or None."
+    s = (r.get('speedups') or {}).get(b)
+    m = r.get('meta') or {}
+    ci = ((m.get('within_ci') if within else None) or m.get('speedup_ci') or {}).get(b)
+    return (s, *ci) if s and ci and 0 < ci[0] <= s <= ci[1] else None
+
+
+def measured(rs:list, t:str, b:str, o)->dict|None:
+    "One audit's view of task `t`: speedup, lo, hi, class -- as recorded, or (`o.rescore`) by the current rule from its processes' files."
+    r = rs[0].get(t)
+    if r is None or r['verdict'] != 'ok': return None
+    s = rejudge(r) if o.rejudge and b == 'eager' else (r.get('speedups') or {}).get(b)
+    if not s: return None
+    cls = 'process-variable' if 'process_variable' in r['flags'] else 'may vary' if may_vary(r['flags']) else 'fixed-speed'
+    if not o.rescore:
+        iv = _ci(r, b)
+        return dict(s=s, lo=iv[1] if iv else s, hi=iv[2] if iv else s, cls=cls, k=len((r.get('meta') or {}).get('processes') or [1]))
+    ps, ms = [], ref_ms(r)
+    for f in rs:   # the processes the rule asks for, from the files in order
+        x = f.get(t)
+        p = _ci(x, b, within=True) if x is not None and x['verdict'] == 'ok' else None
+        ps.append(p)
+        if p is None or not needs_process(ps, r['flags'], ms, o.processes, o.repeat_all): break
+    ps = [p for p in ps if p]
+    if not ps or not ms > 0: return None
+    iv = process_interval(ps, ms)
+    return dict(s=iv['speedup'], lo=iv['lo'], hi=iv['hi'], cls='process-variable' if iv['variable'] else 'may vary' if may_vary(r['flags']) else 'fixed-speed', k=len(ps))
 
 
 def stats(v:list)->tuple:
     "(median, 90th percentile, max) of sorted values."
     return statistics.median(v), (statistics.quantiles(v, n=10)[-1] if len(v) > 1 else v[0]), v[-1]
+
+
+CLASSES = ('process-variable', 'may vary', 'fixed-speed')
+
+
+def coverage(rows:list)->str:
+    "One line: n, coverage a-in-b and b-in-a, the median half-width (a fraction, both audits' intervals)."
+    if not rows: return ''
+    ab = sum(r['b']['lo'] <= r['a']['s'] <= r['b']['hi'] for r in rows) / len(rows)   # a's speedup inside b's interval
+    ba = sum(r['a']['lo'] <= r['b']['s'] <= r['a']['hi'] for r in rows) / len(rows)
+    hw = statistics.median(math.sqrt(x['hi'] / x['lo']) - 1 for r in rows for x in (r['a'], r['b']))
+    return f"{len(rows):>4} {ba:>9.1%} {ab:>9.1%} {hw:>10.2%}"
 
 
 def main(argv=None):
@@ -54,37 +101,47 @@ def main(argv=None):
     ap.add_argument('--baseline', default='eager'); ap.add_argument('--top', type=int, default=10)
     ap.add_argument('--rejudge', action='store_true', help="eager speedups from the saved timings by the judge's current rule "
                     "(the paired reference time) -- for results judged by an older rule")
+    ap.add_argument('--rescore', action='store_true', help="intervals again by the harness's current rule (a calibration on older results)")
+    ap.add_argument('--processes', type=int, default=3, help='with --rescore: at most this many processes per task (EvalConfig.processes)')
+    ap.add_argument('--repeat-all', action='store_true', help='with --rescore: a second process for every ok task (EvalConfig.repeat_all)')
     o = ap.parse_args(argv)
-    a, b = load(o.a), load(o.b)
+    A, B = load(o.a), load(o.b)
+    a, b = A[0], B[0]
     both = sorted(set(a) & set(b))
     flips = [(t, a[t]['verdict'], b[t]['verdict']) for t in both if a[t]['verdict'] != b[t]['verdict']]
-    diffs = []
+    rows = []
     for t in both:
-        x, y = a[t], b[t]
-        if not x['verdict'] == y['verdict'] == 'ok': continue
-        sx, sy = [rejudge(r) if o.rejudge and o.baseline == 'eager' else (r.get('speedups') or {}).get(o.baseline) for r in (x, y)]
-        if sx and sy:
-            diffs.append((abs(sy / sx - 1), t, sx, sy, ' '.join(x['flags']), ' '.join(y['flags'])))
-    if not diffs: sys.exit("no task is ok in both runs")
-    v = sorted(d[0] for d in diffs)
+        x, y = measured(A, t, o.baseline, o), measured(B, t, o.baseline, o)
+        if x and y:
+            cls = next(c for c in CLASSES if c in (x['cls'], y['cls']))   # the more variable class of the two
+            rows.append(dict(t=t, a=x, b=y, d=abs(y['s'] / x['s'] - 1), cls=cls, bucket=ref_bucket(ref_ms(a[t])) if ref_ms(a[t]) > 0 else REF_BUCKETS[0][0],
+                             fa=' '.join(a[t]['flags']), fb=' '.join(b[t]['flags'])))
+    if not rows: sys.exit("no task is ok in both runs")
     dev = {r['device'] for r in list(a.values())[:1] + list(b.values())[:1]}
-    print(f"{len(both)} tasks in both runs ({', '.join(sorted(dev))}); {len(diffs)} ok in both; baseline {o.baseline}")
+    print(f"{len(both)} tasks in both runs ({', '.join(sorted(dev))}); {len(rows)} ok in both; baseline {o.baseline}"
+          + ("; intervals rescored by the current rule (calibration, not validation)" if o.rescore else '; intervals as recorded'))
+    v = sorted(r['d'] for r in rows)
     print(f"|Δ speedup|: median {stats(v)[0]:.2%}, 90th percentile {stats(v)[1]:.2%}, max {v[-1]:.2%}")
-    print(f"{'bucket':12} {'n':>4} {'median':>8} {'p90':>8} {'max':>8}")
-    var = {d[1] for d in diffs if self_variable(d[4]) or self_variable(d[5])}   # tasks flagged so in either run
-    groups = (('every task', diffs), ('fixed-speed candidates', [d for d in diffs if d[1] not in var]),
-              ('self-variable candidates', [d for d in diffs if d[1] in var]))
-    for gname, ds in groups:
-        if not ds: continue
-        v = sorted(d[0] for d in ds)
-        print(f"{gname} (n {len(ds)}): median {stats(v)[0]:.2%}, p90 {stats(v)[1]:.2%}")
-        for name, lo, hi in BUCKETS:
-            w = sorted(d[0] for d in ds if lo <= ref_ms(a[d[1]]) < hi)
-            if w: print(f"  {name:10} {len(w):>4} {stats(w)[0]:>8.2%} {stats(w)[1]:>8.2%} {stats(w)[2]:>8.2%}")
+    groups = [('every task', rows)] + [(c, [r for r in rows if r['cls'] == c]) for c in CLASSES]
+    print(f"\n|Δ speedup| per bucket of the reference's time\n  {'class / bucket':26} {'n':>4} {'median':>8} {'p90':>8} {'max':>8}")
+    for g, rs in groups:
+        if not rs: continue
+        for name in [None] + [n for n, _, _ in REF_BUCKETS]:
+            w = sorted(r['d'] for r in rs if name is None or r['bucket'] == name)
+            if w: print(f"  {(g if name is None else '  ' + name):26} {len(w):>4} {stats(w)[0]:>8.2%} {stats(w)[1]:>8.2%} {stats(w)[2]:>8.2%}")
+    print(f"\ncoverage: B's speedup inside A's interval (B in A), A's inside B's (A in B); median half-width of both\n  {'class / bucket':26} {'n':>4} {'B in A':>9} {'A in B':>9} {'half-width':>10}")
+    for g, rs in groups:
+        if not rs: continue
+        for name in [None] + [n for n, _, _ in REF_BUCKETS]:
+            w = [r for r in rs if name is None or r['bucket'] == name]
+            if w: print(f"  {(g if name is None else '  ' + name):26} {coverage(w)}")
+    ks = [r[s]['k'] for r in rows for s in 'ab']
+    print(f"processes per task: mean {statistics.fmean(ks):.2f} (A {statistics.fmean(r['a']['k'] for r in rows):.2f}, B {statistics.fmean(r['b']['k'] for r in rows):.2f})")
     print(f"verdict changes: {len(flips)}" + ''.join(f"\n  {t}: {x} -> {y}" for t, x, y in flips))
     if o.top > 0: print("largest differences:")
-    for d, t, sx, sy, fx, fy in sorted(diffs, reverse=True)[:o.top]:
-        print(f"  {t:22s} {sx:7.3f}x {sy:7.3f}x  {d:6.1%}  [{fx}] [{fy}]")
+    for r in sorted(rows, key=lambda r: -r['d'])[:o.top]:
+        x, y = r['a'], r['b']
+        print(f"  {r['t']:22s} {x['s']:7.3f}x [{x['lo']:.3f}, {x['hi']:.3f}] {y['s']:7.3f}x [{y['lo']:.3f}, {y['hi']:.3f}]  {r['d']:6.1%}  [{r['fa']}] [{r['fb']}]")
 
 
 if __name__ == '__main__':

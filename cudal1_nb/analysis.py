@@ -95,15 +95,16 @@ def table_result(d:dict, # one row of an audit's table (`audit.jsonl`)
                  device:str='', # the GPU the audit ran on (the table does not say)
                 )->EvalResult|None:
     "The measured `EvalResult` of one audit-table row, None for a task without a result (`no_code`, `not_measured`)."
-    known = {'level', 'task', 'candidate_id', 'verdict', 'reason', 'flags', *_TABLE_META, *_TABLE_DROPPED}
+    known = {'level', 'task', 'candidate_id', 'verdict', 'reason', 'flags', 'processes', *_TABLE_META, *_TABLE_DROPPED}
     if extra := sorted(k for k in d if k not in known and not k.startswith(('published_', 'measured_'))):
         raise ValueError(f"audit table row L{d.get('level')}/{d.get('task')}: unknown column(s) {extra}")
     if d.get('verdict') not in VERDICTS: return None
     v = d['verdict']
     return EvalResult(d.get('candidate_id'), f"kernelbench/L{d['level']}/{d['task']}", verdict=v, correct={'ok': True, 'incorrect': False}.get(v),
-                      speedups={k[len('measured_'):]: s for k, s in d.items() if k.startswith('measured_')},
+                      speedups={k[len('measured_'):]: s for k, s in d.items() if k.startswith('measured_') and not k.endswith(('_lo', '_hi'))},
                       flags=(d.get('flags') or '').split(), reason=d.get('reason', ''), device=device,
-                      meta=dict({k: d[k] for k in _TABLE_META if k in d}, from_table=True))
+                      meta=dict({k: d[k] for k in _TABLE_META if k in d}, from_table=True, processes=[{}] * d.get('processes', 1),
+                                speedup_ci={k[len('measured_'):-3]: [d[k], d[k[:-3] + '_hi']] for k in d if k.startswith('measured_') and k.endswith('_lo') and d.get(k[:-3] + '_hi')}))
 
 def table_results(path)->tuple:
     "(gpu label, results) of an audit's table file; the GPU comes from the summary written beside it (`<stem>.summary.json` or `summary.json`), else the file's name."
@@ -269,13 +270,14 @@ def cross_gpu(sources:dict, # label -> results, in the order given
     return out
 
 def published_vs_measured(published:list, measured:list, baseline:str='eager')->list[dict]:
-    "One row per task of the release: published speedup, measured speedup (ok only), verdict, flags, measured / published."
+    "One row per task of the release: published speedup, measured speedup (ok only) and its 95 % interval, verdict, flags, measured / published."
     by = {r.task_id: r for r in measured}
     out = []
     for p in published:
         m = by.get(p.task_id)
         pub, meas = p.speedups.get(baseline), earned(m, baseline)
-        out.append(dict(task=p.task_id, published=pub, measured=meas, verdict=m.verdict if m is not None else 'no_result',
+        lo, hi = ((m.meta.get('speedup_ci') or {}).get(baseline) or (None, None)) if meas else (None, None)
+        out.append(dict(task=p.task_id, published=pub, measured=meas, measured_lo=lo, measured_hi=hi, verdict=m.verdict if m is not None else 'no_result',
                         flags=list(m.flags) if m is not None else [], ratio=meas / pub if pub and meas else None))
     return out
 

@@ -101,6 +101,9 @@ def _tables(items, by:dict, name:str, device:str, out_dir:Path, t0, show:bool)->
         elif e is None: row.update(verdict='not_measured', reason='no result for this task (the audit ended before it was measured)')
         else:
             row.update({f"measured_{b}": (round(s, 4) if s else s) for b, s in e.speedups.items()})
+            for b, (lo, hi) in (e.meta.get('speedup_ci') or {}).items():   # the 95 % interval another process on another machine of this kind should fall in
+                if e.speedups.get(b): row[f"measured_{b}_lo"], row[f"measured_{b}_hi"] = lo, hi
+            row['processes'] = len(e.meta.get('processes') or [None])
             if e.meta.get('cheat_speedups'): row['rejected_eager'] = round(e.meta['cheat_speedups'].get('eager') or 0, 4) or None   # what it measured, not earned
             row.update(cheat_ids=' '.join(e.meta.get('cheat_ids', [])), policy=e.meta.get('policy', ''),
                        reward_baseline=e.meta.get('reward_baseline'), rewarded=round(rewarded_speedup(e), 4) if rewarded_speedup(e) else None)
@@ -123,11 +126,14 @@ def _tables(items, by:dict, name:str, device:str, out_dir:Path, t0, show:bool)->
     summ = dict(release=name, device=device, tasks=len(rows), evaluated=sum(r['verdict'] not in ('no_code', 'not_measured') for r in rows),
                 verdicts=verdicts, policy=next((r['policy'] for r in rows if r.get('policy')), None),
                 cheat_ids=dict(sorted(ids.items())), flags=dict(sorted(flags.items(), key=lambda kv: -kv[1])), gmean_published_eager=_gmean([r['published_eager'] for r in ok]), gmean_measured_eager=_gmean([r['measured_eager'] for r in ok]),
+                median_halfwidth_eager=statistics.median(math.sqrt(r['measured_eager_hi'] / r['measured_eager_lo']) - 1 for r in ok if r.get('measured_eager_lo')) if any(r.get('measured_eager_lo') for r in ok) else None,
+                processes=sum(r.get('processes') or 0 for r in rows),
                 seconds=round(time.time() - t0, 1) if t0 else None, out_dir=str(out_dir))
     if show:
         print_table([dict(task=f"L{r['level']}/{r['task']}", name=r['name'][:28], published=r['published_eager'],
-                          measured=r.get('measured_eager'), verdict=r['verdict'], reason=r['reason'][:60]) for r in rows],
-                    ['task', 'name', 'published', 'measured', 'verdict', 'reason'])
+                          measured=r.get('measured_eager'),
+                          interval=f"[{r['measured_eager_lo']:.3g}, {r['measured_eager_hi']:.3g}]" if r.get('measured_eager_lo') else '', verdict=r['verdict'], reason=r['reason'][:60]) for r in rows],
+                    ['task', 'name', 'published', 'measured', 'interval', 'verdict', 'reason'])
         g = lambda x: f"{x:.3g}x" if x else '-'
         print(f"\n{name} on {device}: {summ['verdicts']}; over the {len(ok)} ok tasks geometric mean published {g(summ['gmean_published_eager'])}, "
               f"measured {g(summ['gmean_measured_eager'])}; " + (f"{summ['seconds']} s; " if summ['seconds'] is not None else '') + str(out_dir))

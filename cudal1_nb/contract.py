@@ -40,6 +40,8 @@ class EvalConfig(StageConfig):
     executor: str = 'local'     # where the jobs run: 'local' (warm workers here) or 'ray' (a Ray cluster; `cudal1_nb.executor`)
     ray_address: str = ''       # the Ray cluster for executor='ray': 'auto', 'ray://head:10001'... ('': the one `ray.init` finds, or a new local one)
     place_timeout: float = 60.0  # seconds a Ray executor waits to place/start a replacement actor
+    processes: int = 3          # processes a candidate is timed in at most: a second when its speed may vary (`verdict.may_vary`), a third when those two disagree (`evalstats.processes_agree`); 1: one
+    repeat_all: bool = False    # a second process for every ok candidate, not only those that may vary (costs about one candidate job's timing each)
     pch: bool = True            # builds find a precompiled torch/extension.h in the build cache (`cudal1_nb.pch`); a campaign of more builds than build cores makes it first
     def validate(self):
         get_policy(self.policy)
@@ -48,6 +50,7 @@ class EvalConfig(StageConfig):
         if 'eager' not in self.baselines: raise ValueError("the 'eager' baseline is always measured; keep it in baselines")
         if self.n_seeds < 1 or self.min_trials < 3 or self.max_trials < self.min_trials: raise ValueError("need n_seeds >= 1 and 3 <= min_trials <= max_trials")
         if not (self.atol >= 0 and self.rtol >= 0 and self.ci_target > 0 and self.budget_s > 0): raise ValueError("tolerances must be >= 0, ci_target and budget_s > 0")
+        if self.processes < 1: raise ValueError(f"EvalConfig.processes must be >= 1, got {self.processes!r}")
         if not self.place_timeout > 0: raise ValueError(f"EvalConfig.place_timeout must be > 0 seconds, got {self.place_timeout!r}")
 
 # %% ../nbs/03d_contract.ipynb #9cd5077b

@@ -9,7 +9,8 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/eval.html.md"""
 from __future__ import annotations
 import os, heapq, queue, shutil, threading, contextlib, tempfile, collections
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from fastcore.basics import patch
 from pathlib import Path
 from .core import Task, Candidate, EvalResult, code_hash, secret_seed, mix_seed
 from .sandbox import Job, Outcome, progress_bar, _one_line
@@ -21,7 +22,7 @@ from .contract import EvalConfig, JobPayload, CompilePayload, CandRun, run_env, 
 from .tripwires import _guard_outputs
 from .builds import compile_job, ext_dir, pch_dir, _needs_compile, _build_cost
 from .jobs import ref_job, cand_job
-from .verdict import judge, static_flags
+from .verdict import judge, static_flags, needs_process, merge_processes
 from .evalstats import median_ci, summarize, ci_ok, log_ratio_ci, drifted, ref_drift
 _all_ = ['EvalConfig', 'call_limit', 'calls_per_sample', 'compile_job', 'ref_job', 'cand_job', 'ext_dir', 'pch_dir',   # as they were here
          'median_ci', 'summarize', 'ci_ok', 'log_ratio_ci', 'drifted', 'ref_drift']
@@ -174,8 +175,10 @@ def _plan_jobs(items:list, # [(Task, [Candidate, ...]), ...]
 # %% ../nbs/03j_eval.ipynb #99beccde
 class _Judging:
     """Step 3: the jobs' outcomes as they come. A candidate is judged as soon as its own job and its task's reference
-    work are in; then its outputs are freed (and its task's, after its last candidate). A job that ran out of (GPU)
-    memory while others shared the device is left unjudged, for one more try alone (`final`)."""
+    work are in; one that may run at another speed in another process gets another process (`_more`), appended to the
+    plan (so it runs after the jobs ready by then: spread in time), and its result is the processes' merged
+    (`verdict.merge_processes`). Then its outputs are freed (and its task's, after its last candidate). A job that ran
+    out of (GPU) memory while others shared the device is left unjudged, for one more try alone (`final`)."""
     def __init__(self, items:list, plan:_Plan, results:list, # `_resumed`'s results, filled in here
                  cp:_Campaign, n:int, # jobs at once
                  cfut:dict, # source hash -> its build's Future (the build time goes in the result's meta)
@@ -184,42 +187,75 @@ class _Judging:
         self.executor, self.store, self.on_result = executor, store, on_result
         self.outs, self.refs = [None] * len(plan.jobs), {}   # refs: item index -> its reference work's Outcome
         self.left = collections.Counter(ti for ti, ci in plan.where if ci is not None)   # per item, its candidates not judged yet
+        self.runs, self.proc = {}, {}   # (item, candidate) -> its processes' results so far; job index -> its process index (repeats only)
 
-    def done(self, k:int, o:Outcome, final:bool=False):
-        "Job `k` ended with `o`: keep it, and judge every candidate it completes."
-        if _oom(o) and self.n > 1 and not final: return
+    def done(self, k:int, o:Outcome, final:bool=False)->list:
+        "Job `k` ended with `o`: keep it, and judge every candidate it completes; the indices of the jobs this added to the plan (more processes)."
+        if _oom(o) and self.n > 1 and not final: return []
         self.outs[k] = o
         ti, ci = self.plan.where[k]
         if ci is None: self.refs[ti] = o
-        elif self.plan.jobs[k].payload.get('ref_dir'):   # a folded job: its reference part failed, or it came back with the result
+        elif self.plan.jobs[k].payload.get('ref_dir') and k not in self.proc:   # a folded job: its reference part failed, or it came back with the result
             v = CandRun.from_dict(o.value) if o.ok else None
             if v is not None and v.ref_failed:   # the harness's failure: judged as a failed reference job
                 self.refs[ti] = Outcome('error', reason=_one_line(f"ReferenceFailed: {v.ref_failed}"), log=o.log, seconds=o.seconds, label=o.label)
             else: self.refs[ti] = Outcome('ok', (v.ref if v else None) or {}, seconds=o.seconds)
         ready = [k] if ci is not None else [j for j, (tj, cj) in enumerate(self.plan.where) if tj == ti and cj is not None]
+        new = []
         for j in ready:
-            if self.outs[j] is not None and ti in self.refs and self.results[ti][self.plan.where[j][1]] is None: self._judge(j)
+            if self.outs[j] is not None and ti in self.refs and self.results[ti][self.plan.where[j][1]] is None: new += self._judge(j) or []
+        return new
 
-    def _judge(self, k:int):
+    def _judge(self, k:int)->list:
         cp, (ti, ci) = self.cp, self.plan.where[k]
         t, c = self.items[ti][0], self.items[ti][1][ci]
-        try:
-            # on the CPU the judge's loads and comparisons would compete with a job's timing for memory bandwidth (a
-            # 2-core machine measured the reference up to 4x slower while a judge ran): it takes the device lock too
-            with _held(cp.lock) if cp.device == 'cpu' else contextlib.nullcontext():
-                r = judge(t, c, self.refs[ti], self.outs[k], cp.run/f"t{ti}", cp.run/f"t{ti}"/f"c{ci}", cp.cfg, cp.device, cp.name, static=self.plan.scans[(ti, ci)])
-        except Exception as e:
-            r = EvalResult(c.id, t.id, 'error', False, reason=_one_line(f"judge could not read the outputs: {type(e).__name__}: {e}"), device=cp.name, env=run_env(cp.device),
-                           failure='harness')
+        o, cd = self.outs[k], Path(self.plan.jobs[k].payload['out_dir'])
+        runs = self.runs.setdefault((ti, ci), [])
+        if not (k in self.proc and o.ok and (o.value or {}).get('ref_failed')):   # a repeat whose reference part failed: the harness's failure, no process of the candidate's
+            try:
+                # on the CPU the judge's loads and comparisons would compete with a job's timing for memory bandwidth (a
+                # 2-core machine measured the reference up to 4x slower while a judge ran): it takes the device lock too
+                with _held(cp.lock) if cp.device == 'cpu' else contextlib.nullcontext():
+                    r = judge(t, c, self.refs[ti], o, cp.run/f"t{ti}", cd, cp.cfg, cp.device, cp.name, static=self.plan.scans[(ti, ci)])
+            except Exception as e:
+                r = EvalResult(c.id, t.id, 'error', False, reason=_one_line(f"judge could not read the outputs: {type(e).__name__}: {e}"), device=cp.name, env=run_env(cp.device),
+                               failure='harness')
+            runs.append(r)
+        shutil.rmtree(cd, ignore_errors=True)
+        if runs and self._more(runs): return [self._repeat(k, len(runs))]
+        r = merge_processes(runs, cp.cfg.policy)
         if (h := code_hash(c.code)) in self.cfut and self.cfut[h].done():   # how long its build took (cached builds: seconds)
             r.meta['build_s'] = round(self.cfut[h].result().seconds, 1)
         r.meta.update(harness_version=harness_version(), executor=self.executor)   # not 'harness': the policy keeps the harness's own verdict there
         if self.store is not None: r = _record(self.store, c, r)
         self.results[ti][ci] = r
         if self.on_result: self.on_result(ti, ci, r)
-        shutil.rmtree(cp.run/f"t{ti}"/f"c{ci}", ignore_errors=True)
         self.left[ti] -= 1
         if self.left[ti] == 0: shutil.rmtree(cp.run/f"t{ti}", ignore_errors=True)
+        return []
+
+# %% ../nbs/03j_eval.ipynb #c1d19cd5
+@patch
+def _more(self:_Judging, rs:list, # one candidate's results so far, one per process
+         )->bool:
+    "Does the candidate need one more process (`verdict.needs_process`, under the campaign's `EvalConfig.processes` and `repeat_all`)?"
+    ps = [(r.speedups.get('eager'), *ci) if r.verdict == 'ok' and (ci := (r.meta.get('speedup_ci') or {}).get('eager')) and r.speedups.get('eager') else None for r in rs]
+    return needs_process(ps, rs[0].flags, rs[0].timings['eager'].median_ms if ps[0] else 1.0, self.cp.cfg.processes, self.cp.cfg.repeat_all)
+
+@patch
+def _repeat(self:_Judging, k:int, # the job of the candidate's first process
+            j:int, # the new process's index (1: the second)
+           )->int:
+    "Append process `j` of job `k`'s candidate to the plan, with its own output folder and timing seed and half the timing budget; its job index."
+    job, (ti, ci) = self.plan.jobs[k], self.plan.where[k]
+    p = dict(job.payload)
+    d = Path(p['out_dir']).parent/f"c{ci}p{j}"; d.mkdir(exist_ok=True)
+    p.update(out_dir=str(d), time_seed=mix_seed(self.cp.secret, self.items[ti][0].id, 'time', j),
+             timing=dict(p['timing'], budget_s=p['timing']['budget_s'] / 2))   # it measures the process's speed, not its own noise
+    self.plan.jobs.append(replace(job, payload=p, label=f"{job.label} (process {j + 1})"))
+    self.plan.where.append((ti, ci)); self.plan.deps.append([]); self.outs.append(None)
+    self.proc[len(self.plan.jobs) - 1] = j
+    return len(self.plan.jobs) - 1
 
 # %% ../nbs/03j_eval.ipynb #ae8ea099
 def _run_jobs(ex, # the executor: `ex.run(job) -> Outcome`
@@ -227,7 +263,7 @@ def _run_jobs(ex, # the executor: `ex.run(job) -> Outcome`
               deps:list, # per job the source hashes of the builds it waits for
               cfut:dict, # source hash -> the Future of its build
               n:int, # jobs at once
-              done, # called as `done(k, outcome)` in this thread as each job ends
+              done, # called as `done(k, outcome)` in this thread as each job ends; it may append jobs to `jobs` and return their indices
               bar=None, # a progress bar, updated per job
              ):
     """Run `jobs` `n` at a time. A job is *ready* once its builds are done; each time a worker frees, it takes the
@@ -235,7 +271,7 @@ def _run_jobs(ex, # the executor: `ex.run(job) -> Outcome`
     a worker, instead of behind all of them (the jobs of the two longest builds of the H100 release, done after
     ~110 s, ran last and past the 10-minute mark when every ready job was handed to the pool's queue at once). The
     workers are fed from the threads where jobs and builds end, so a slow `done` (a judge loading big outputs) holds
-    up no job."""
+    up no job. Jobs `done` appends run after every job ready by then."""
     finished, gate, ready, running, stop = queue.Queue(), threading.Lock(), [], [0], [False]
     waiting = {k: {h for h in deps[k] if h in cfut and not cfut[h].done()} for k in range(len(jobs))}
     users = {}
@@ -260,9 +296,16 @@ def _run_jobs(ex, # the executor: `ex.run(job) -> Outcome`
         try:
             for h in users: cfut[h].add_done_callback(lambda f, h=h: _built(h))
             _feed()
-            for _ in range(len(jobs)):
+            left = len(jobs)
+            while left:
                 k, f = finished.get()
-                done(k, f.result())
+                new = done(k, f.result()) or []   # jobs `done` appended to `jobs` (more processes of a candidate): no builds to wait for
+                left += len(new) - 1
+                if new:
+                    with gate:
+                        for j in new: heapq.heappush(ready, j)
+                    _feed()
+                    if bar is not None and getattr(bar, 'total', None) is not None: bar.total += len(new)
                 if bar: bar.update(1)
         finally:
             with gate: stop[0] = True   # on an error here: start nothing more (the pool waits for the running jobs)

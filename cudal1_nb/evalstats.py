@@ -11,7 +11,8 @@ import math, statistics
 from .core import Timing
 
 # %% auto #0
-__all__ = ['median_ci', 'summarize', 'ci_ok', 'summary_log_ratio_ci', 'log_ratio_ci', 'drifted', 'ref_drift']
+__all__ = ['REF_BUCKETS', 'PROCESS_FLOOR', 'VARIABLE_MIN', 'SPREAD_K', 'median_ci', 'summarize', 'ci_ok', 'summary_log_ratio_ci',
+           'log_ratio_ci', 'drifted', 'ref_drift', 'ref_bucket', 'processes_agree', 'process_interval']
 
 # %% ../nbs/03a_evalstats.ipynb #c1060a46
 def median_ci(xs:list, z:float=1.96)->tuple:
@@ -78,3 +79,42 @@ def ref_drift(clean, # the reference alone right before the paired rounds (ms pe
     for t in map(_summary, (paired, post)):
         if t.median_ms > c.median_ms and drifted(c, t, tol): return t.median_ms / c.median_ms - 1
     return None
+
+# %% ../nbs/03a_evalstats.ipynb #38018201
+REF_BUCKETS = (('< 0.3 ms', 0.0, 0.3), ('0.3-3 ms', 0.3, 3.0), ('> 3 ms', 3.0, math.inf))   # the reference's time per call
+# half-widths on the log scale: the spread between machines of one kind that one process does not show (calibrated on
+# pairs of the H100 release's audits on H100s; `benchmarks/audit_agreement.py --rescore` prints the coverage they give)
+PROCESS_FLOOR = {'< 0.3 ms': 0.045, '0.3-3 ms': 0.04, '> 3 ms': 0.04}
+VARIABLE_MIN, SPREAD_K = 0.25, 3.0   # a process-variable result's extra half-width: at least this, and at least SPREAD_K x its processes' SD
+
+def ref_bucket(ms:float)->str:
+    "The label of the `REF_BUCKETS` bucket of a reference time (ms per call)."
+    if not ms > 0: raise ValueError(f"ref_bucket: a reference time must be positive, got {ms!r}")
+    return next(b for b, lo, hi in REF_BUCKETS if lo <= ms < hi)
+
+# %% ../nbs/03a_evalstats.ipynb #b94083a1
+def _log_half(s:float, lo:float, hi:float)->float:
+    "The half-width on the log scale of an interval [lo, hi] of speedup `s` (the larger side: intervals are centred on the log scale)."
+    return max(math.log(hi / s), math.log(s / lo), 0.0)
+
+def processes_agree(a:tuple, # (speedup, lo, hi) of one process
+                    b:tuple, # the same of another
+                    ref_ms:float, # the reference's time per call (ms): its bucket's floor
+                   )->bool:
+    "Do two processes' speedups agree: their log ratio within their half-widths in quadrature plus the bucket's floor?"
+    return abs(math.log(a[0] / b[0])) <= math.hypot(_log_half(*a), _log_half(*b)) + PROCESS_FLOOR[ref_bucket(ref_ms)]
+
+# %% ../nbs/03a_evalstats.ipynb #c81df83c
+def process_interval(ps:list, # per process (speedup, lo, hi): its speedup and within-process 95 % interval
+                     ref_ms:float, # the reference's time per call (ms)
+                    )->dict:
+    """The speedup and its 95 % prediction interval over processes and machines of one kind: `speedup` (the median of
+    the log speedups), `lo`, `hi`, `variable` (the processes disagree beyond their noise and the floor) and `half` (log)."""
+    if not ps or any(not (0 < lo <= s <= hi) for s, lo, hi in ps): raise ValueError(f"process_interval needs (speedup, lo, hi) with 0 < lo <= speedup <= hi, got {ps!r}")
+    ys = [math.log(s) for s, _, _ in ps]
+    w2 = statistics.fmean(_log_half(*p) ** 2 for p in ps)
+    fl = PROCESS_FLOOR[ref_bucket(ref_ms)]
+    var = len(ps) > 1 and max(ys) - min(ys) > math.sqrt(2 * w2) + fl
+    extra = max(SPREAD_K * statistics.stdev(ys), VARIABLE_MIN) if var else 0.0
+    y, h = statistics.median(ys), math.sqrt(w2 + fl ** 2 + extra ** 2)
+    return dict(speedup=math.exp(y), lo=math.exp(y - h), hi=math.exp(y + h), variable=var, half=h)

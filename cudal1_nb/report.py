@@ -11,7 +11,7 @@ import json, html, time, collections
 from dataclasses import dataclass
 from pathlib import Path
 from .core import StageConfig, EvalResult, counted_speedup, atomic_write, print_table, get_base_dir, start_run, finish_run
-from .stats import gmean, speedup_stats
+from .stats import gmean, speedup_stats, speedup_interval
 from .tasks import split_of
 
 # %% auto #0
@@ -80,15 +80,17 @@ def origin_of(store, # the `cudal1_nb.store.Store` holding `c` and its parents
     return f"model ({c.stage})", f"the model ({c.stage})"
 
 def best_rows(store, baseline:str='eager', device:str|None=None, top:int=1)->list[dict]:
-    "Per task (in the store): its `top` fastest correct programs (stage, counted speedup, who wrote it, device, candidate id, lines), or a row saying none."
+    "Per task (in the store): its `top` fastest correct programs (stage, counted speedup and its 95 % interval, who wrote it, device, candidate id, lines), or a row saying none."
     rows = []
     for t in store.tasks():
         best = store.best_k(t.id, top, baseline, device)
-        if not best: rows.append(dict(task=t.id, split=split_of(t.id), rank=None, stage=None, speedup=None, group=None, origin=None,
+        if not best: rows.append(dict(task=t.id, split=split_of(t.id), rank=None, stage=None, speedup=None, interval=None, group=None, origin=None,
                                       device=None, candidate=None, lines=None)); continue
         for i, (c, e) in enumerate(best, 1):
             group, origin = origin_of(store, c)
+            iv = speedup_interval(e) if baseline == 'eager' else None   # the interval of the speedup that counts
             rows.append(dict(task=t.id, split=split_of(t.id), rank=i, stage=c.stage, speedup=round(counted_speedup(e, baseline), 3),
+                             interval=f"[{iv[1]:.3g}, {iv[2]:.3g}]" if iv else None,
                              group=group, origin=origin, device=e.device, candidate=c.id, lines=len(c.code.splitlines())))
     return rows
 

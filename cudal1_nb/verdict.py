@@ -7,21 +7,21 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/verdict.html.md"""
 
 # %% ../nbs/03i_verdict.ipynb #b042f033
 from __future__ import annotations
-import math, statistics
+import copy, itertools, math, statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 from .core import Task, Candidate, EvalResult, Record
 from .sandbox import _one_line
 from .policy import apply_policy
 from .static import scan
-from .evalstats import summarize, log_ratio_ci, ref_drift
+from .evalstats import summarize, log_ratio_ci, ref_drift, process_interval, processes_agree
 from .contract import EvalConfig, CALL_FLOOR_S, CALL_RATIO, PHASE, CALL_TIMEOUT, RefRun, CandRun, run_env
 from .tripwires import _same_values
 _all_ = ['RefRun', 'CandRun']   # as they were here
 
 # %% auto #0
-__all__ = ['PRECISION_RATIO', 'UNJOINED_RATIO', 'UNJOINED_MS', 'DRIFT_TOL', 'static_flags', 'judge', 'event_pairs', 'RefRun',
-           'CandRun']
+__all__ = ['PRECISION_RATIO', 'UNJOINED_RATIO', 'UNJOINED_MS', 'DRIFT_TOL', 'MAY_VARY', 'static_flags', 'judge', 'event_pairs',
+           'may_vary', 'needs_process', 'merge_processes', 'RefRun', 'CandRun']
 
 # %% ../nbs/03i_verdict.ipynb #c627ef9a
 def _read_out(path):
@@ -170,7 +170,7 @@ def _speedups(v:CandRun, rv:RefRun)->tuple:
 def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:Path, cfg:EvalConfig, device:str, device_name:str)->EvalResult:
     "The harness's own verdict and flags from the two jobs' outcomes."
     base = dict(candidate_id=cand.id, task_id=task.id, device=device_name, env=run_env(device),
-                meta={'cfg': {k: v for k, v in cfg.to_dict().items() if k in ('atol', 'rtol', 'n_seeds', 'threads', 'ci_target', 'policy')}})
+                meta={'cfg': {k: v for k, v in cfg.to_dict().items() if k in ('atol', 'rtol', 'n_seeds', 'threads', 'ci_target', 'policy', 'processes', 'repeat_all')}})
     def res(verdict, reason, correct=None, **kw): return EvalResult(verdict=verdict, correct=correct, reason=_one_line(reason), **base, **kw)
     if (fail := _job_failure(ref_out, cand_out)): return res(*fail, failure='candidate' if ref_out.ok else 'harness')
     v, rv = CandRun.from_dict(cand_out.value), RefRun.from_dict(ref_out.value)
@@ -216,3 +216,65 @@ def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:
     if drift is not None: why += f"; reference {drift:+.0%} slower in the candidate's presence than alone before the rounds"
     if builds: why += f"; its extension build failed ({', '.join(builds)}): what ran is its fallback"
     return res('ok', why, True, speedups=speed, timings=timings, flags=flags)
+
+# %% ../nbs/03i_verdict.ipynb #a25ec1f4
+MAY_VARY = ('static:cuda_graph', 'static:backend_flags', 'static:ptr_cache', 'output_reused', 'build_failed')   # and every 'changed:*' flag
+
+def may_vary(flags)->bool:
+    "Do a result's flags (a list, or a space-separated string) say the candidate's own speed may change from one process to another?"
+    return any(f in MAY_VARY or f.startswith('changed:') for f in (flags.split() if isinstance(flags, str) else flags))
+
+# %% ../nbs/03i_verdict.ipynb #9129cede
+def needs_process(ps:list, # per process so far (speedup, lo, hi) of the eager baseline, None for one that is not `ok` or has no interval
+                  flags, # the first process's flags
+                  ref_ms:float, # the reference's time per call (ms)
+                  processes:int=3, # at most this many processes (`EvalConfig.processes`)
+                  repeat_all:bool=False, # a second process for every ok candidate
+                 )->bool:
+    """Does a candidate need one more process? Not past `processes`, nor once a process is not `ok`. After the first:
+    when its speed may vary (`may_vary`, or always with `repeat_all`). After more: while two of them disagree beyond
+    their noise and the floor (`evalstats.processes_agree`)."""
+    if len(ps) >= processes or any(p is None for p in ps): return False
+    if len(ps) == 1: return repeat_all or may_vary(flags)
+    return not all(processes_agree(a, b, ref_ms) for a, b in itertools.combinations(ps, 2))
+
+# %% ../nbs/03i_verdict.ipynb #f1bcc361
+def _proc(r:EvalResult, first:EvalResult)->dict:
+    "What `meta['processes']` keeps of one process's result."
+    t = r.timings
+    return dict(verdict=r.verdict, speedups={b: round(s, 4) for b, s in r.speedups.items() if s}, ci=r.meta.get('speedup_ci', {}),
+                cand_ms=t['candidate'].median_ms if 'candidate' in t else None, ref_ms=t['eager'].median_ms if 'eager' in t else None,
+                flags=[f for f in r.flags if f not in first.flags])
+
+def merge_processes(rs:list, # the judged results of one candidate, one per process, in the order they ran
+                    policy='strict', # the policy they were judged under (`cudal1_nb.policy`)
+                   )->EvalResult:
+    """One result from a candidate's processes: the first one that is not `ok`, if any; else the first with its speedups
+    and their intervals over the processes (`process_interval`), every process's flags, `process_variable` when
+    they disagree, and the per-process values in `meta['processes']`."""
+    if not rs: raise ValueError("merge_processes of no results")
+    k, first = len(rs), rs[0]
+    procs = [_proc(r, first) for r in rs]
+    bad = next((j for j, r in enumerate(rs) if r.verdict != 'ok'), None)
+    if bad is not None:
+        r = copy.deepcopy(rs[bad])
+        if k > 1: r.reason = _one_line(f"process {bad + 1} of {k}: {r.reason}")
+        r.meta['processes'] = procs
+        return r
+    r = copy.deepcopy(first)
+    ref_ms = first.timings['eager'].median_ms
+    r.meta['within_ci'], ci, var = first.meta.get('speedup_ci', {}), {}, []
+    for b in first.speedups:
+        ps = [(x.speedups.get(b), *(x.meta.get('speedup_ci', {}).get(b) or (None, None))) for x in rs]
+        if any(None in p or not (0 < p[1] <= p[0] <= p[2]) for p in ps): continue   # no interval in some process: as it was
+        iv = process_interval(ps, ref_ms)
+        r.speedups[b], ci[b] = iv['speedup'], [round(iv['lo'], 4), round(iv['hi'], 4)]
+        if iv['variable']: var.append(b)
+    r.meta['speedup_ci'], r.meta['processes'] = ci, procs
+    r.flags = list(dict.fromkeys(f for x in rs for f in x.flags)) + (['process_variable'] if var else [])
+    if k > 1:
+        h = r.meta.get('harness') or r.meta   # the harness's own reason, which the policy starts from again
+        why = f"{k} processes: eager " + ', '.join(f"{p['speedups'].get('eager', 0):.3g}x" for p in procs) + (f" (process-variable: {', '.join(var)})" if var else '')
+        if 'harness' in r.meta: h['reason'] = _one_line(f"{h['reason']}; {why}")
+        r.reason = _one_line(f"{r.reason}; {why}")
+    return apply_policy(r, policy)   # the rewarded baseline again, from the merged speedups and every process's flags

@@ -17,6 +17,12 @@ __all__ = ['VariantBrowser', 'leaderboard_html']
 # %% ../nbs/30_widgets.ipynb #393d28bb
 def _fmt(x)->str: return '—' if x is None else f"{x:.3g}×"
 
+def _ci(e, b:str)->str:
+    "' [lo, hi]' of a result's 95 % interval over `b` (another process on another machine of its kind should fall in it), with its processes; '' for none."
+    ci = (e.meta.get('speedup_ci') or {}).get(b) if e.speedups.get(b) else None
+    k = len(e.meta.get('processes') or [None])
+    return f" [{ci[0]:.3g}, {ci[1]:.3g}]" + (f", {k} processes" if k > 1 else '') + (' (process-variable)' if 'process_variable' in e.flags else '') if ci else ''
+
 def _code_diff(a:str, b:str, la:str, lb:str)->str:
     "A side-by-side HTML diff of two programs (changed blocks with 3 lines of context)."
     return difflib.HtmlDiff(wrapcolumn=90).make_table(a.splitlines(), b.splitlines(), html.escape(la), html.escape(lb), context=True, numlines=3)
@@ -78,7 +84,7 @@ class VariantBrowser:
             for e in self.evs.get(c.id, []):
                 sp = ' '.join(f"{k}={_fmt(v)}" for k, v in e.speedups.items() if v)
                 rows.append(f"<tr><td>{html.escape(c.name or c.id[:8])}</td><td>{html.escape(e.device)}</td><td>{e.kind}</td>"
-                            f"<td>{e.verdict or ''}</td><td><b>{_fmt(e.speedups.get(b))}</b></td><td>{html.escape(sp)}</td>"
+                            f"<td>{e.verdict or ''}</td><td><b>{_fmt(e.speedups.get(b))}</b>{_ci(e, b)}</td><td>{html.escape(sp)}</td>"
                             f"<td>{html.escape(', '.join(e.flags))}</td><td>{html.escape(e.reason[:120])}</td></tr>")
         head = f"<tr><th>variant</th><th>device</th><th>kind</th><th>verdict</th><th>{html.escape(b)}</th><th>all baselines</th><th>flags</th><th>reason</th></tr>"
         self.results.value = _CSS + f"<div class='cudal1'><table>{head}{''.join(rows) or '<tr><td colspan=8>no evaluations</td></tr>'}</table></div>"
