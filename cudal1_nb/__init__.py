@@ -7,6 +7,7 @@ Modules:
 - `cudal1_nb.augment`: Stage 1, part 2: enlarge the verified corpus soundly -- semantics-preserving rewrites of every verified variant, each re-verified by the harness, and the stage-1 prompt in several phrasings.
 - `cudal1_nb.checkpoint`: Policies on disk: find a stage's model directory from what a user gives, load it (a whole model or a peft adapter), and read which contrastive template it was trained on.
 - `cudal1_nb.cli`: `cudal1`, the command-line entry point: list and validate tasks, download the public data, manage the variant store, and run the embedded default pipeline.
+- `cudal1_nb.client`: The reward of `cudal1 serve` inside a trainer: a client that submits and waits (through a full queue and a restarting server), TRL's async reward function, and verl's `compute_score`.
 - `cudal1_nb.collect`: Stage 1, part 1: teacher collection. Per task, ask one or more teacher backends for a faster `ModelNew` until up to `k` correct variants are found (attempts capped), verify every answer with the harness, keep the successes -- and the offline sources (the mini-suite's honest variants, a CUDA-L1 release's kernels) through the same filter.
 - `cudal1_nb.download`: Fetch CUDA-L1's released kernels and KernelBench's task files from their public GitHub locations, cached under the base directory.
 - `cudal1_nb.eval`: The evaluation harness -- the reward: isolated workers, fresh-seed correctness against a float64 reference, strict interleaved timing with adaptive trial counts, named baselines, and parallel compiles cached by source hash.

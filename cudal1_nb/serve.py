@@ -12,7 +12,7 @@ import os, re, ast, json, math, time, uuid, hmac, sqlite3, secrets, asyncio, thr
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from .core import StageConfig, Task, Candidate, EvalResult, code_hash, short_hash, get_base_dir, judging_on, DEVICE_RE
+from .core import StageConfig, Task, Candidate, EvalResult, code_hash, short_hash, get_base_dir, judging_on, DEVICE_RE, ENV_SERVE_URL, ENV_SERVE_TOKEN
 from .stats import speedup_interval, conservative_speedup, interval_call
 from .policy import POLICIES, finding_id, get_policy, apply_policy
 from .prompts import parse_response
@@ -24,9 +24,9 @@ from fastapi import FastAPI, Request, Response, Query
 from pydantic import BaseModel, Field, ConfigDict
 
 # %% auto #0
-__all__ = ['TOKEN_ENV', 'ServeConfig', 'token_path', 'load_tokens', 'RequestError', 'check_reference', 'inline_task', 'JobSpec',
-           'find_task', 'spec_of', 'answer_of', 'unparsed_answer', 'harness_answer', 'Busy', 'JobStore', 'Dispatcher',
-           'Server', 'job_view', 'kernelgym_result', 'JobRequest', 'BatchRequest', 'OpenRLHFRequest', 'SlimeRequest',
+__all__ = ['ServeConfig', 'token_path', 'load_tokens', 'RequestError', 'check_reference', 'inline_task', 'JobSpec', 'find_task',
+           'spec_of', 'answer_of', 'unparsed_answer', 'harness_answer', 'Busy', 'JobStore', 'Dispatcher', 'Server',
+           'job_view', 'kernelgym_result', 'JobRequest', 'BatchRequest', 'OpenRLHFRequest', 'SlimeRequest',
            'KernelGymRequest', 'KernelGymBatch', 'make_app', 'banner', 'serve']
 
 # %% ../nbs/15a_serve.ipynb #d501d1b1
@@ -70,9 +70,7 @@ class ServeConfig(StageConfig):
 
 def _loopback(host:str)->bool: return host in ('localhost', '::1') or host.startswith('127.')
 
-# %% ../nbs/15a_serve.ipynb #ded72312
-TOKEN_ENV = 'CUDAL1_SERVE_TOKEN'
-
+# %% ../nbs/15a_serve.ipynb #569ed90b
 def token_path(cfg:ServeConfig)->Path:
     "The token file of `cfg`: its `token_file`, else BASE/serve/tokens."
     return Path(cfg.token_file).expanduser() if cfg.token_file else get_base_dir()/'serve'/'tokens'
@@ -81,7 +79,7 @@ def load_tokens(path:str|Path, # the token file
                 create:bool=True, # write a file with one random token when there is none
                )->dict:
     "{token: client name} from `$CUDAL1_SERVE_TOKEN`, else from the token file (made when missing and `create`)."
-    if os.environ.get(TOKEN_ENV): return {os.environ[TOKEN_ENV].strip(): 'env'}
+    if os.environ.get(ENV_SERVE_TOKEN): return {os.environ[ENV_SERVE_TOKEN].strip(): 'env'}
     p = Path(path)
     if not p.exists():
         if not create: raise FileNotFoundError(f"{p}: no token file")
@@ -413,12 +411,13 @@ def _judge(self:Dispatcher, rows:list,
     def on_result(ti, ci, r):
         c, k = items[ti][1][ci], (items[ti][1][ci].task_id, items[ti][1][ci].code_hash, device, timeout)
         r.meta['timeout_s'] = timeout
+        self.judged += 1
         self._answer(k, _record(self.store, c, r), False); keys.discard(k)
     t0, n = time.time(), sum(len(cs) for _, cs in items)
     with (self.env if device != 'cpu' and any(':' in d for d in self.cfg.devices) else contextlib.nullcontext()), judging_on(device) as kind:
         self.store.add_tasks([t for t, _ in items])
         evaluate_many(items, device=kind, cfg=replace(self.ecfg, timeout=timeout), pool=self._pool(kind), on_result=on_result)
-    self.judged += n; self.job_s = 0.7 * self.job_s + 0.3 * (time.time() - t0) / n
+    self.job_s = 0.7 * self.job_s + 0.3 * (time.time() - t0) / n
 
 @patch
 def _fail(self:Dispatcher, keys:set, # programs a campaign did not answer
@@ -754,12 +753,12 @@ def make_app(server:Server):
 def banner(cfg:ServeConfig, server:Server)->str:
     "What `cudal1 serve` prints as it starts."
     url = f"http://{cfg.host if ':' not in cfg.host else f'[{cfg.host}]'}:{cfg.port}"
-    tok = 'off (loopback only)' if not cfg.auth else f"${TOKEN_ENV}" if os.environ.get(TOKEN_ENV) else f"in {token_path(cfg)} (name:token lines)"
+    tok = 'off (loopback only)' if not cfg.auth else f"${ENV_SERVE_TOKEN}" if os.environ.get(ENV_SERVE_TOKEN) else f"in {token_path(cfg)} (name:token lines)"
     q = '?token=TOKEN' if cfg.auth else ''
     return '\n'.join([f"cudal1 serve: {url} -- suite {cfg.suite} ({len(server.tasks)} tasks), devices {', '.join(cfg.devices)}, policy {cfg.policy}, harness {harness_version()}",
                       f"  token: {tok}; clients send 'Authorization: Bearer TOKEN'",
                       f"  jobs: {server.jobs.path} ({server.recovered} re-queued from the last run); results: {server.store.path}",
-                      f"  verl / TRL: cudal1_nb.client with CUDAL1_SERVE_URL={url} and {TOKEN_ENV}",
+                      f"  verl / TRL: cudal1_nb.client with ${ENV_SERVE_URL}={url} and ${ENV_SERVE_TOKEN}",
                       f"  OpenRLHF: --remote_rm_url '{url}/openrlhf{q}' (the dataset's label = the task id)",
                       f"  slime: --rm-type remote_rm --rm-url '{url}/slime{q}' --reward-key reward"])
 
