@@ -721,7 +721,7 @@ def make_app(server:Server):
         return dict(rewards=[a['reward'] for a in ans], scores=[float(a['verdict'] == 'ok') for a in ans],
                     extra_logs=dict(correct=[float(a['verdict'] == 'ok') for a in ans], cheat=[float(a['verdict'] == 'cheat') for a in ans],
                                     unparsed=[float(a['verdict'] == 'unparsed') for a in ans], speedup=[a['counted'] or 0.0 for a in ans]),
-                    harness_version=hv)
+                    answers=ans, harness_version=hv)
     @app.post('/slime')
     async def slime(req:SlimeRequest, request:Request):
         who = _who(server, request)

@@ -206,7 +206,7 @@ def test_trainer_examples(served, example):
 
 def test_kill9_mid_load_and_restart(tmp_path):
     "kill -9 the server while it judges (clients still submitting), restart it on the same files: every accepted job answered, none twice."
-    s = Served(tmp_path/'k', '--set', 'max_queue', '60', '--set', 'campaign', '3').start()
+    s = Served(tmp_path/'k', '--set', 'max_queue', '60', '--set', 'campaign', '3', '--set', 'sync_wait_s', '1').start()
     try:
         progs = [BROADCAST + f'# variant {i}\n' for i in range(12)]   # 12 programs to judge, 3 requests each
         c = httpx.Client(base_url=s.url, headers=s.auth(0), timeout=60)
@@ -226,10 +226,12 @@ def test_kill9_mid_load_and_restart(tmp_path):
         for _ in range(600):
             rows = [c.get(f'/v1/jobs/{j}').json() for j in accepted]
             before = {r['id']: (r['answer'], r['finished']) for r in rows if r['status'] == 'done'}
-            if len(before) >= 3 and any(r['status'] == 'running' for r in rows): break   # a campaign is judging
+            if len(before) >= 3 and s.db('jobs.sqlite').execute("SELECT count(*) FROM jobs WHERE state='running'").fetchone()[0]: break   # a campaign is judging
             time.sleep(0.1)
         assert 3 <= len(before) < len(accepted), len(before)   # mid-load: some answered, most not
         s.kill9()
+        running = s.db('jobs.sqlite').execute("SELECT count(*) FROM jobs WHERE state='running'").fetchone()[0]
+        assert running >= 1   # it was killed while judging
         time.sleep(1.0)   # clients see refused connections meanwhile
         s.start()
         th.join(300); assert not th.is_alive()
@@ -243,6 +245,15 @@ def test_kill9_mid_load_and_restart(tmp_path):
         assert jobs.execute('SELECT count(*) FROM jobs').fetchone()[0] == len(accepted) + 12   # the retried submissions made no second job
         assert jobs.execute("SELECT count(*) FROM jobs WHERE state != 'done' OR answer IS NULL").fetchone()[0] == 0
         assert jobs.execute('SELECT max(runs) FROM jobs').fetchone()[0] <= 2
-        assert c.get('/v1/health').json()['recovered'] >= 1   # what the killed server was judging was put back and judged again
+        assert c.get('/v1/health').json()['recovered'] == running   # what the killed server was judging was put back and judged again
+        new = dict(prompt='p', response=f"```python\n{BROADCAST}# slime {uuid.uuid4().hex}\n```", label=TASK)
+        r = httpx.post(s.url + '/slime', params={'token': s.tokens['c2']}, json=new, timeout=60)   # not answered within sync_wait_s (1 s)
+        assert r.status_code == 503 and 'retry, the same request joins them' in r.json()['detail'] and r.headers['retry-after'], r.text
+        for _ in range(60):   # slime's client retries; each retry joins the same job
+            r = httpx.post(s.url + '/slime', params={'token': s.tokens['c2']}, json=new, timeout=60)
+            if r.status_code == 200: break
+            assert r.status_code == 503; time.sleep(1)
+        assert r.json()['verdict'] == 'ok' and r.json()['reward'] is not None
+        assert con.execute('SELECT count(*) FROM evaluations').fetchone()[0] == len(progs) + 1   # judged once, however often it was asked
         c.close()
     finally: s.stop()
