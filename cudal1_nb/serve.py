@@ -246,7 +246,7 @@ class JobStore:
         with self.lock: return self.conn.execute(sql, args).fetchall()
     def close(self): self.conn.close()
 
-# %% ../nbs/15a_serve.ipynb #32d9423c
+# %% ../nbs/15a_serve.ipynb #66a81cab
 def _row(r)->dict:
     d = dict(r)
     d['answer'] = json.loads(d['answer']) if d['answer'] else None
@@ -300,7 +300,7 @@ def by_request(self:JobStore, client:str, request_id:str)->dict|None:
     "The job `client` submitted with `request_id`, or None."
     r = self.q('SELECT * FROM jobs WHERE client=? AND request_id=?', (client, request_id)); return _row(r[0]) if r else None
 
-# %% ../nbs/15a_serve.ipynb #41af6762
+# %% ../nbs/15a_serve.ipynb #e3039d07
 @patch
 def claim(self:JobStore, n:int, # jobs at most
          )->list:
@@ -343,7 +343,7 @@ def position(self:JobStore, jid:str)->int:
     "Queued jobs ahead of job `jid`."
     return self.q("SELECT count(*) FROM jobs WHERE state='queued' AND created < (SELECT created FROM jobs WHERE id=?)", (jid,))[0][0]
 
-# %% ../nbs/15a_serve.ipynb #275bb283
+# %% ../nbs/15a_serve.ipynb #06fef6ee
 def _devname(device:str)->str:
     "The name results record for `device` ('cpu', or the GPU's name)."
     from cudal1_nb.device import _device_name
@@ -368,7 +368,7 @@ class Dispatcher:
         "Seconds a refused client should wait: the queue's programs at the recent pace (1-120)."
         return max(1, min(120, math.ceil(self.jobs.counts()['queued'] * self.job_s / max(1, self.cfg.campaigns))))
 
-# %% ../nbs/15a_serve.ipynb #5f33708f
+# %% ../nbs/15a_serve.ipynb #4f50d41c
 @patch
 def cached(self:Dispatcher, task:Task, code:str, device:str, timeout:float)->EvalResult|None:
     "The stored result that answers this program on `device` under this harness version, or None (see above)."
@@ -377,6 +377,7 @@ def cached(self:Dispatcher, task:Task, code:str, device:str, timeout:float)->Eva
     if r.verdict == 'timeout' and not (r.meta.get('timeout_s') or 0) >= timeout: return None
     return r
 
+# %% ../nbs/15a_serve.ipynb #5acc4793
 @patch
 def _pool(self:Dispatcher, kind:str):
     "The local executor every campaign shares (made on first use); None for the Ray executor (`evaluate_many` keeps one)."
@@ -393,7 +394,7 @@ def _answer(self:Dispatcher, k:tuple, r:EvalResult, cached:bool):
     done = self.jobs.finish([(row['id'], answer_of(r, row['policy'], cached=cached)) for row in rows])
     for f in self.listeners: f(done)
 
-# %% ../nbs/15a_serve.ipynb #2d2d2ca1
+# %% ../nbs/15a_serve.ipynb #03610174
 @patch
 def _judge(self:Dispatcher, rows:list,
            keys:set, # the programs this campaign answers; each is taken out as it is answered
@@ -441,7 +442,7 @@ def _campaign(self:Dispatcher, rows:list):
         try: self._fail(keys, why)   # the programs it did not answer: none when it went well
         finally: self.slots.release(); self.wake_ev.set()
 
-# %% ../nbs/15a_serve.ipynb #04b2126d
+# %% ../nbs/15a_serve.ipynb #21f99ebd
 @patch
 def _take(self:Dispatcher)->list:
     "Claim queued jobs; those whose program a running campaign is judging join it; the rest are the new campaign's."
@@ -484,7 +485,7 @@ def close(self:Dispatcher):
     if self.runner: self.runner.shutdown(wait=False, cancel_futures=True)
     if self.pool is not None: self.pool.close()
 
-# %% ../nbs/15a_serve.ipynb #e155e878
+# %% ../nbs/15a_serve.ipynb #981d9002
 class Server:
     "The service without its HTTP layer: the suite, the tokens, the jobs on disk, the variant store and the dispatcher."
     def __init__(self, cfg:ServeConfig, tasks:list|None=None, # the suite's tasks (default: `cfg.suite`'s, read without running them)
@@ -508,7 +509,7 @@ class Server:
     def __enter__(self): return self.start()
     def __exit__(self, *a): self.close()
 
-# %% ../nbs/15a_serve.ipynb #d785d4b0
+# %% ../nbs/15a_serve.ipynb #e1656dee
 @patch
 def submit(self:Server, specs:list, # `JobSpec`s
            client:str, # who submits them
@@ -553,7 +554,7 @@ async def wait(self:Server, ids:list, # job ids
                     s.discard(ev)
                     if not s: del self.waiters[j]
 
-# %% ../nbs/15a_serve.ipynb #a1783ae2
+# %% ../nbs/15a_serve.ipynb #dcddbb61
 def job_view(row:dict, position:int|None=None)->dict:
     "A job as our schema shows it."
     return dict(id=row['id'], status=row['state'], answer=row['answer'], request_id=row['request_id'], created=row['created'],
@@ -580,7 +581,7 @@ def _ready(rows:list, retry_after:int):
     if wait: raise RequestError(503, f"still judging {len(wait)} of {len(rows)} (jobs {', '.join(wait[:4])}): retry, the same request joins them", retry_after)
     if bad: raise RequestError(503, f"the harness could not judge {len(bad)} of {len(rows)} ({bad[0]}): retry", retry_after)
 
-# %% ../nbs/15a_serve.ipynb #94c8c693
+# %% ../nbs/15a_serve.ipynb #0695d683
 class _BodyLimit:
     "ASGI middleware: a POST body must say its length, and stay within `limit` bytes."
     def __init__(self, app, limit:int): self.app, self.limit = app, limit
@@ -604,7 +605,7 @@ def _who(server:Server, request)->str:
         if hmac.compare_digest(t.encode(), tok.encode()): return name
     raise RequestError(401, "unknown token: use one of the server's token file (or its $CUDAL1_SERVE_TOKEN)")
 
-# %% ../nbs/15a_serve.ipynb #dae98daf
+# %% ../nbs/15a_serve.ipynb #bbdaae97
 class JobRequest(BaseModel):
     "One program to judge, in our schema."
     model_config = ConfigDict(extra='forbid')
@@ -637,7 +638,7 @@ class KernelGymRequest(BaseModel):
 class KernelGymBatch(BaseModel):
     batch_id: str; tasks: list[KernelGymRequest]
 
-# %% ../nbs/15a_serve.ipynb #2195c40e
+# %% ../nbs/15a_serve.ipynb #f9a83e5a
 def make_app(server:Server):
     "The FastAPI app over `server` (see above); starting it starts the server, stopping it stops the server."
     from fastapi.responses import JSONResponse
@@ -749,7 +750,7 @@ def make_app(server:Server):
     def kg_results(task_id:str, request:Request): return kernelgym_result(kg_row(request, task_id), task_id)
     return app
 
-# %% ../nbs/15a_serve.ipynb #e28f1d24
+# %% ../nbs/15a_serve.ipynb #5df0d366
 def banner(cfg:ServeConfig, server:Server)->str:
     "What `cudal1 serve` prints as it starts."
     url = f"http://{cfg.host if ':' not in cfg.host else f'[{cfg.host}]'}:{cfg.port}"
