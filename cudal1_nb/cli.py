@@ -365,7 +365,7 @@ def build_parser()->argparse.ArgumentParser:
     sv = cmd('serve', "the harness as an HTTP service for RL trainers (verl, OpenRLHF, slime, TRL, KernelGYM's client): submit and poll, "
                       "results cached in the variant store, accepted jobs kept on disk until answered")
     sv.add_argument('--suite', default='minibench', help="the tasks a request may name by id: 'minibench', 'kernelbench', 'cuda-l1:GPU', a directory or a release .jsonl")
-    sv.add_argument('--device', default='auto', help="where programs run, comma-separated ('cpu', 'cuda', 'cuda:N'); the first is a request's default; " + DEVICE_HELP)
+    sv.add_argument('--device', default='auto', help="where programs run, comma-separated ('cpu', 'cuda', 'cuda:N'; 'auto' is cuda when torch sees a GPU, else cpu); the first is a request's default")
     sv.add_argument('--policy', default='strict', help="a request's default anti-cheat policy: 'strict' or 'audit'")
     sv.add_argument('--host', default='127.0.0.1', help='the address to bind (loopback unless told; another needs tokens)')
     sv.add_argument('--port', type=int, default=8421, help='the port')
