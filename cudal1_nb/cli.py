@@ -14,7 +14,7 @@ from .core import print_table
 # %% auto #0
 __all__ = ['P_HELP', 'SELECT_HELP', 'BASELINES_HELP', 'DEVICE_HELP', 'cmd_tasks', 'cmd_download', 'cmd_store', 'print_fields',
            'cmd_run', 'cmd_stage', 'cmd_eval', 'cmd_audit', 'baseline_aliases', 'resolve_baselines', 'cmd_report',
-           'version_text', 'build_parser', 'main']
+           'serve_config', 'cmd_serve', 'version_text', 'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #18f56540
 def _csv_ints(s): return [int(x) for x in s.split(',') if x.strip()] if s else None
@@ -215,6 +215,23 @@ def cmd_report(a)->int:
     else: print(format_report(rep))
     return 0
 
+# %% ../nbs/90_cli.ipynb #b2c0de02
+def serve_config(a):
+    "The `ServeConfig` of `cudal1 serve`'s arguments ('auto' devices resolved)."
+    from cudal1_nb.serve import ServeConfig
+    devs = [x.strip() for x in a.device.split(',') if x.strip()]
+    devs = [_device(argparse.Namespace(device=x)) for x in devs]
+    d = dict(_params(a.set, None), suite=a.suite, devices=devs, policy=a.policy, host=a.host, port=a.port, auth=not a.no_auth,
+             token_file=a.token_file or '', db=a.db or '', jobs_db=a.jobs_db or '', eval=_params(a.param, None))
+    return ServeConfig.from_params(d)
+
+def cmd_serve(a)->int:
+    try: from cudal1_nb.serve import serve
+    except ImportError as e:
+        print(f"cudal1 serve: needs FastAPI and uvicorn: pip install 'cudal1_nb[serve]' ({e})", file=sys.stderr); return 2
+    serve(serve_config(a))
+    return 0
+
 # %% ../nbs/90_cli.ipynb #fc967af2
 class _Help(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
     "Help that shows every option's default (where it has one) and keeps the epilog's lines as written."
@@ -345,6 +362,20 @@ def build_parser()->argparse.ArgumentParser:
     r.add_argument('--stages', default='all', help="a chain, a stage or comma-separated stages (listed below); 'evaluate' is the mini-suite evaluation alone")
     _add_chain_options(r, 'cpu-demo')
     r.set_defaults(fn=cmd_run)
+    sv = cmd('serve', "the harness as an HTTP service for RL trainers (verl, OpenRLHF, slime, TRL, KernelGYM's client): submit and poll, "
+                      "results cached in the variant store, accepted jobs kept on disk until answered")
+    sv.add_argument('--suite', default='minibench', help="the tasks a request may name by id: 'minibench', 'kernelbench', 'cuda-l1:GPU', a directory or a release .jsonl")
+    sv.add_argument('--device', default='auto', help="where programs run, comma-separated ('cpu', 'cuda', 'cuda:N'; 'auto' is cuda when torch sees a GPU, else cpu); the first is a request's default")
+    sv.add_argument('--policy', default='strict', help="a request's default anti-cheat policy: 'strict' or 'audit'")
+    sv.add_argument('--host', default='127.0.0.1', help='the address to bind (loopback unless told; another needs tokens)')
+    sv.add_argument('--port', type=int, default=8421, help='the port')
+    sv.add_argument('--token-file', help="bearer tokens, one a line, 'name:token' or a bare token (default: BASE/serve/tokens, made on first start; $CUDAL1_SERVE_TOKEN replaces it)")
+    sv.add_argument('--no-auth', action='store_true', help='no tokens (a loopback address only)')
+    sv.add_argument('--db', help='the variant store results go to and are looked up in (default: BASE/store.sqlite)')
+    sv.add_argument('--jobs-db', help='the accepted jobs (default: BASE/serve/jobs.sqlite)')
+    sv.add_argument('-p', '--param', nargs=2, action='append', metavar=('KEY', 'VALUE'), help=P_HELP + ": a field of the harness's EvalConfig, e.g. -p budget_s 0.3")
+    sv.add_argument('--set', nargs=2, action='append', metavar=('KEY', 'VALUE'), help="set another field of the server's ServeConfig (max_queue, max_per_client, campaigns, sync_wait_s, ...); repeatable")
+    sv.set_defaults(fn=cmd_serve)
     return p
 
 def main(argv:list|None=None)->int:

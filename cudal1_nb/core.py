@@ -11,14 +11,15 @@ from dataclasses import dataclass, field, fields, asdict, replace, MISSING
 from pathlib import Path
 
 # %% auto #0
-__all__ = ['ENV_BASE', 'ENV_DATA', 'PKG_DIR', 'STAGES', 'VERDICTS', 'BASELINES', 'KINDS', 'DEVICE_RE', 'DONE_FILE',
-           'get_base_dir', 'repo_root', 'data_dir', 'atomic_write', 'read_data', 'code_hash', 'short_hash',
-           'seed_everything', 'secret_seed', 'mix_seed', 'git_info', 'print_table', 'Record', 'Task', 'Candidate',
-           'Timing', 'EvalResult', 'counted_speedup', 'StageConfig', 'judging_on', 'new_run_dir', 'save_config',
-           'load_config', 'start_run', 'finish_run', 'run_problem', 'completed_run']
+__all__ = ['ENV_BASE', 'ENV_DATA', 'ENV_SERVE_URL', 'ENV_SERVE_TOKEN', 'PKG_DIR', 'STAGES', 'VERDICTS', 'BASELINES', 'KINDS',
+           'DEVICE_RE', 'DONE_FILE', 'get_base_dir', 'repo_root', 'data_dir', 'atomic_write', 'read_data', 'code_hash',
+           'short_hash', 'seed_everything', 'secret_seed', 'mix_seed', 'git_info', 'print_table', 'Record', 'Task',
+           'Candidate', 'Timing', 'EvalResult', 'counted_speedup', 'StageConfig', 'judging_on', 'new_run_dir',
+           'save_config', 'load_config', 'start_run', 'finish_run', 'run_problem', 'completed_run']
 
 # %% ../nbs/00_core.ipynb #bbde6d73
 ENV_BASE, ENV_DATA = 'CUDAL1_BASE_DIR', 'CUDAL1_DATA_DIR'
+ENV_SERVE_URL, ENV_SERVE_TOKEN = 'CUDAL1_SERVE_URL', 'CUDAL1_SERVE_TOKEN'   # the reward service's address and a bearer token for it (`cudal1_nb.serve`, `cudal1_nb.client`)
 PKG_DIR = Path(__file__).resolve().parent if '__file__' in globals() else Path.cwd()
 
 def get_base_dir(create:bool=True, # make the directory if it is missing

@@ -285,6 +285,20 @@ def measured(self:Store, candidate_ids:list, # the candidates to look up
             if harness is None or e.meta.get('harness_version') == harness: out[e.candidate_id] = e
     return out
 
+# %% ../nbs/02_store.ipynb #a1c0de02
+@patch
+def judged(self:Store, task_id:str, # the task
+           code_hash:str, # the program's `code_hash`
+           device:str, # the device name the result was measured on (`EvalResult.device`)
+           harness:str|None=None, # only a result of this `harness_version()` (`meta['harness_version']`); None: any
+          )->EvalResult|None:
+    "The latest measured `EvalResult` of this program for this task on `device` (under `harness`), whichever candidate carried it; None when there is none."
+    for r in self._q("SELECT e.* FROM evaluations e JOIN candidates c ON c.id = e.candidate_id WHERE c.task_id=? AND c.code_hash=? "
+                     "AND e.kind='measured' AND e.device=? ORDER BY e.id DESC", (task_id, code_hash, device)):
+        e = _row_eval(r)
+        if harness is None or e.meta.get('harness_version') == harness: return e
+    return None
+
 # %% ../nbs/02_store.ipynb #c2a51132
 @patch
 def _ranked(self:Store, task_id, baseline, device, kinds)->list:
