@@ -449,6 +449,11 @@ def _native_filters():
         if off: R.deregister_op_overrides(**{f"disable_{k}": x for k, x in off.items()})
     return get, put
 
+def _optional(make)->list:
+    "The switches `make()` builds, or none when this torch release lacks what they read (a switch another release added)."
+    try: return list(make())
+    except (ImportError, AttributeError): return []
+
 def _other()->list:
     "Global state torch sets by functions that pair by no name: two values per setter, per device type, no getter, read only."
     import torch
@@ -461,7 +466,7 @@ def _other()->list:
            _Switch('flush_denormal', ('torch.set_flush_denormal', 'torch._C.set_flush_denormal'), _denormals_flushed, torch.set_flush_denormal),
            _Switch('backends_flags_frozen', ('torch.backends.disable_global_flags',), torch.backends.flags_frozen,
                    lambda v: vars(torch.backends.m).__setitem__('__allow_nonbracketed_mutation_flag', not v)),
-           _Switch('python_native_disabled', ('torch.backends.python_native.disable_operations', 'torch.backends.python_native.disable_dispatch_keys', 'torch.backends.python_native.DSLController.enabled'), *_native_filters()),
+           *_optional(lambda: [_Switch('python_native_disabled', ('torch.backends.python_native.disable_operations', 'torch.backends.python_native.disable_dispatch_keys', 'torch.backends.python_native.DSLController.enabled'), *_native_filters())]),
            _Switch('inference_mode', ('torch.inference_mode',), C.is_inference_mode_enabled),
            *[_Switch(f'dispatch_mode_{k.lower()}', ('torch._C._set_dispatch_mode',), functools.partial(C._get_dispatch_mode, m)) for k, m in C._TorchDispatchModeKey.__members__.items()],
            _Switch('torch_function_modes', ('torch.overrides.TorchFunctionMode',), C._len_torch_function_stack),

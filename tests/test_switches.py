@@ -186,3 +186,14 @@ def test_read_only_state_is_seen():
     try: w.check()
     finally: g.__exit__(None, None, None)
     assert 'inference_mode' in w.changed and T._read() == w.before, w.changed
+
+
+def test_a_torch_release_without_a_switch_module_still_snapshots(monkeypatch):
+    "A switch that reads a module this torch release lacks (torch._native on torch 2.11) is left out; the rest are still found."
+    import sys, torch
+    from cudal1_nb import tripwires
+    names = {s.name for s in tripwires._other()}
+    monkeypatch.setitem(sys.modules, 'torch._native', None)   # importing it now raises ImportError, as on a release without it
+    left = {s.name for s in tripwires._other()}
+    assert 'python_native_disabled' not in left
+    assert names - left <= {'python_native_disabled'} and {'deterministic_algorithms', 'default_device', 'inference_mode'} <= left
