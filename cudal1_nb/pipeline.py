@@ -99,8 +99,10 @@ def plan_chain(chain:tuple, # stage names, in order
     profile = profile_name(profile)
     config, overrides = dict(config or {}), dict(overrides or {})
     sections = any(k in REGISTRY for k in config)
-    if sections and (bad := sorted(k for k in config if k not in chain)):
-        raise ValueError(f"config file: section(s) {bad} are not stages of this run ({', '.join(chain)})")
+    if sections and (bad := sorted(k for k in config if k not in REGISTRY)):
+        raise ValueError(f"config file: section(s) {bad} are not stages (known: {', '.join(REGISTRY)})")
+    order = list(REGISTRY)   # a section of an earlier stage outside this run (one config file run stage by stage) sets the world
+    world = next((config[st]['suite'] for st in order[:order.index(chain[0])] if sections and 'suite' in config.get(st, {})), None)
     flds = {s: REGISTRY[s].fields() for s in chain}
     names = {s: flds[s] | set(REGISTRY[s].config_class().aliases) for s in chain}   # fields and their earlier names
     used = set().union(*flds.values())
@@ -111,7 +113,7 @@ def plan_chain(chain:tuple, # stage names, in order
         if not (f in names[st] if st else any(takes(x, f) for x in chain)): raise ValueError(f"-p {k}: no stage of this run has a field {f!r}")
     if not sections and (bad := sorted(k for k in config if not any(takes(x, k) for x in chain))):
         raise ValueError(f"config file: no stage of this run has field(s) {bad}")
-    plan, world = {}, None
+    plan = {}
     for i, st in enumerate(chain):
         s = REGISTRY[st]
         cls = s.config_class()

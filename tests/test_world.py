@@ -77,3 +77,15 @@ def test_cli_refuses_an_unknown_suite_before_anything_runs(tmp_path):
     p = cudal1('run', '-p', 'suite', 'kernelbnech', env=dict(CUDAL1_BASE_DIR=str(tmp_path/'base')))
     assert p.returncode == 2 and "unknown suite 'kernelbnech'" in p.stderr, p.stderr[-2000:]
     assert not (tmp_path/'base'/'runs').exists()
+
+
+def test_one_config_file_run_stage_by_stage():
+    "A whole pipeline's config file drives a run of later stages alone: their world is the earlier section's suite; a misspelt section is refused."
+    from cudal1_nb.pipeline import plan_chain, plan_world
+    cfg = {'collect': {'suite': 'cuda-l1:h100', 'eval_device': 'cuda'}, 'sft': {'eval_device': 'cuda'},
+           'selftrain': {'eval_device': 'cuda'}, 'rl': {'eval_device': 'cuda'}}
+    for chain in (('sft',), ('selftrain', 'rl'), ('rl',)):
+        world = plan_world(plan_chain(chain, cfg, {}, 'stage-defaults'))
+        assert [r['suite'] for r in world] == ['cuda-l1:h100'] * len(chain), (chain, world)
+    with pytest.raises(ValueError, match=r"\['colect'\] are not stages"):
+        plan_chain(('sft',), dict(cfg, colect={}), {}, 'stage-defaults')
