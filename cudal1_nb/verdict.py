@@ -115,15 +115,19 @@ def _constancy(ref_dir:Path, cand_dir:Path, n:int, floor:float)->str|None:
 def _job_failure(ref_out, # the reference job's `Outcome`
                  cand_out, # the candidate job's
                 )->tuple|None:
-    "(verdict, reason) when either job came back without a result, else None."
-    if not ref_out.ok: return 'error', f"reference failed ({ref_out.status}): {ref_out.reason}"
+    """(verdict, reason, whose failure) when either job came back without a result, else None. A candidate job that
+    stopped in its phase 'reference' stopped before any candidate code ran (in the harness's or the reference's code):
+    the harness's failure, which says nothing of the candidate (a reward drops it rather than paying a failure)."""
+    if not ref_out.ok: return 'error', f"reference failed ({ref_out.status}): {ref_out.reason}", 'harness'
+    ph = [l[len(PHASE):].strip() for l in cand_out.log.splitlines() if l.startswith(PHASE)]
+    if not cand_out.ok and ph and ph[-1] == 'reference':
+        return ('timeout' if cand_out.status == 'timeout' else 'error'), f"candidate job, before any candidate code ran ({cand_out.status}): {cand_out.reason}", 'harness'
     if cand_out.status == 'timeout':
-        ph = [l[len(PHASE):].strip() for l in cand_out.log.splitlines() if l.startswith(PHASE)]
-        return 'timeout', f"candidate: {cand_out.reason}" + (f" (in phase '{ph[-1]}')" if ph else '')
+        return 'timeout', f"candidate: {cand_out.reason}" + (f" (in phase '{ph[-1]}')" if ph else ''), 'candidate'
     if cand_out.status == 'crash' and CALL_TIMEOUT in cand_out.log:   # stopped by its per-call time limit
         what = cand_out.log.split(CALL_TIMEOUT)[-1].splitlines()[0]
-        return 'timeout', f"candidate: {what} (limit: max({CALL_FLOOR_S:g} s, {CALL_RATIO:g}x the reference's time))"
-    if not cand_out.ok: return 'error', f"candidate {cand_out.status}: {cand_out.reason}"
+        return 'timeout', f"candidate: {what} (limit: max({CALL_FLOOR_S:g} s, {CALL_RATIO:g}x the reference's time))", 'candidate'
+    if not cand_out.ok: return 'error', f"candidate {cand_out.status}: {cand_out.reason}", 'candidate'
     return None
 
 # %% ../nbs/03i_verdict.ipynb #607288a0
@@ -172,7 +176,7 @@ def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:
     base = dict(candidate_id=cand.id, task_id=task.id, device=device_name, env=run_env(device),
                 meta={'cfg': {k: v for k, v in cfg.to_dict().items() if k in ('atol', 'rtol', 'n_seeds', 'threads', 'ci_target', 'policy', 'processes', 'repeat_all')}})
     def res(verdict, reason, correct=None, **kw): return EvalResult(verdict=verdict, correct=correct, reason=_one_line(reason), **base, **kw)
-    if (fail := _job_failure(ref_out, cand_out)): return res(*fail, failure='candidate' if ref_out.ok else 'harness')
+    if (fail := _job_failure(ref_out, cand_out)): return res(*fail[:2], failure=fail[2])
     v, rv = CandRun.from_dict(cand_out.value), RefRun.from_dict(ref_out.value)
     if v.tamper:
         return res('cheat', f"T4 tamper: the candidate replaced what the harness times or checks: {v.tamper}", False, flags=['tamper'])
