@@ -16,10 +16,10 @@ from .core import get_base_dir
 from .sandbox import progress_bar
 
 # %% auto #0
-__all__ = ['TINY_CHAT_TEMPLATE', 'TINY_SPECIALS', 'GGUF_MODELS', 'GPU_BATCH_SIZE', 'STATIC_LEN_STEP', 'GenConfig', 'Backend',
-           'check_prompts', 'chat_messages', 'replay_key', 'ReplayBackend', 'bpe_tokenizer', 'make_tiny_lm',
-           'smollm2_gguf', 'gguf_to_hf', 'local_model', 'check_model', 'HFBackend', 'plan_batches', 'run_coro',
-           'OpenAIBackend', 'make_backend']
+__all__ = ['TINY_CHAT_TEMPLATE', 'TINY_SPECIALS', 'GGUF_MODELS', 'GPU_BATCH_SIZE', 'STATIC_LEN_STEP', 'GPU_BATCH_TOKENS',
+           'GenConfig', 'Backend', 'check_prompts', 'chat_messages', 'replay_key', 'ReplayBackend', 'bpe_tokenizer',
+           'make_tiny_lm', 'smollm2_gguf', 'gguf_to_hf', 'local_model', 'check_model', 'HFBackend', 'plan_batches',
+           'run_coro', 'OpenAIBackend', 'make_backend']
 
 # %% ../nbs/04_generate.ipynb #a4448253
 @dataclass(frozen=True)
@@ -378,21 +378,30 @@ class HFBackend(Backend):
 
 # %% ../nbs/04_generate.ipynb #4d32c727
 STATIC_LEN_STEP = 64   # on a static cache prompts are left-padded to a multiple of this many tokens
+GPU_BATCH_TOKENS = 1 << 18   # token slots (rows x (prompt + new tokens)) per batch on a GPU: long prompts come in fewer rows
 
 def plan_batches(lengths:list[int],   # token length of each prompt
                  batch_size:int,      # most prompts per batch
                  static:bool=False,   # shapes for a static cache (few shapes: few compilations)
+                 max_tokens:int|None=None, # most token slots per batch, rows x (length + new_tokens) (None: no bound)
+                 new_tokens:int=0,    # tokens each row generates at most
                 )->list[tuple[list[int], int, int]]:
     """`(indices, rows, length)` per batch: prompts longest first, `batch_size` at a time, padded to `length` tokens.
     Dynamic cache: `rows` is the number of prompts and `length` the longest. Static cache: `rows` is rounded up to a
-    power of two (at most `batch_size`) and `length` to a multiple of `STATIC_LEN_STEP`, so a compiled decoder sees few shapes."""
+    power of two (at most `batch_size`) and `length` to a multiple of `STATIC_LEN_STEP`, so a compiled decoder sees few shapes.
+    With `max_tokens`, a batch of long prompts holds fewer of them (at least one; a power of two on a static cache), so
+    its cache and its prefill fit where a batch of short prompts does."""
     order = sorted(range(len(lengths)), key=lambda i: -lengths[i])   # stable: ties keep input order
-    out = []
-    for s in range(0, len(order), batch_size):
-        idx = order[s:s + batch_size]
-        rows, L = len(idx), lengths[idx[0]]
-        if static: rows, L = min(batch_size, 1 << (rows - 1).bit_length()), -(-L // STATIC_LEN_STEP) * STATIC_LEN_STEP
-        out.append((idx, rows, L))
+    out, s = [], 0
+    while s < len(order):
+        L = lengths[order[s]]
+        if static: L = -(-L // STATIC_LEN_STEP) * STATIC_LEN_STEP
+        n = batch_size
+        if max_tokens:
+            cap = max(1, max_tokens // (L + new_tokens))
+            n = min(n, 1 << (cap.bit_length() - 1) if static else cap)
+        idx, s = order[s:s + n], s + n
+        out.append((idx, min(n, 1 << (len(idx) - 1).bit_length()) if static else len(idx), L))
     return out
 
 # %% ../nbs/04_generate.ipynb #c39dbe9d
@@ -413,7 +422,7 @@ def _hf_generate(self:HFBackend, prompts:list[str], cfg:GenConfig|None=None, pro
     static = st['cache'] == 'static'
     if static: kw |= dict(cache_implementation='static', disable_compile=not st['compile'])
     dev = next(m.parameters()).device
-    batches = plan_batches([len(x) for x in ids], st['batch_size'], static)
+    batches = plan_batches([len(x) for x in ids], st['batch_size'], static, GPU_BATCH_TOKENS if dev.type == 'cuda' else None, cfg.max_new_tokens)
     outs, bar = [None] * len(prompts), progress_bar(len(batches), self.name) if progress else None
     stats = dict(tokens=0, slots=0, batches=[], **st)
     cuda_devs = list(range(torch.cuda.device_count())) if torch.cuda.is_initialized() else []
