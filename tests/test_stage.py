@@ -16,7 +16,9 @@ def test_stage1_chain(tmp_path):
     c, a, s = summ['collect'], summ['augment'], summ['sft']
     assert c['tasks'] == 2 and c['tasks_with_success'] == 2 and c['verdicts'].get('ok', 0) >= 4 and c['rows'] == 3 * c['successes']
     assert a['collect_run'] == c['run_dir'] and a['rewrites_ok'] == a['rewrites'] > 0 and a['rows'] == 3 * a['programs']
-    assert s['kind'] == 'tiny' and s['steps'] == 4 and s['tasks'] == 2
+    from cudal1_nb.tasks import load_tasks, split_tasks
+    held = len(split_tasks(load_tasks('minibench', validate=False), 'held-out'))   # the check samples the world's held-out tasks too
+    assert s['kind'] == 'tiny' and s['steps'] == 4 and s['by_split']['train']['tasks'] == 2 and s['by_split']['held-out']['tasks'] == held
     for d in (c['run_dir'], a['run_dir'], s['run_dir']):
         files = set(os.listdir(d))
         assert {'notebook.ipynb', 'config.json', 'summary.json'} <= files, files
