@@ -32,7 +32,7 @@ def test_stage1_chain(tmp_path):
     assert len({r['template_id'] for r in rows}) == 3           # every prompt form
     assert os.path.isdir(os.path.join(s['run_dir'], 'model'))
     per = json.loads(open(os.path.join(s['run_dir'], 'per_task.json')).read())
-    assert [r['samples'] for r in per] == [1, 1]
+    assert [r['samples'] for r in per] == [1] * (2 + held)   # one sample per training task, then per held-out task
 
 
 def test_stage_bad_input(tmp_path):
