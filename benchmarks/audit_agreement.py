@@ -56,13 +56,18 @@ def _ci(r, b:str, within:bool=False):
     return (s, *ci) if s and ci and 0 < ci[0] <= s <= ci[1] else None
 
 
+def speed_class(variable:bool, flags)->str:
+    "A result's class in `CLASSES`: its processes disagreed (`variable`), its flags say its speed may vary, or neither."
+    return 'process-variable' if variable else 'may vary' if may_vary(flags) else 'fixed-speed'
+
+
 def measured(rs:list, t:str, b:str, o)->dict|None:
     "One audit's view of task `t`: speedup, lo, hi, class -- as recorded, or (`o.rescore`) by the current rule from its processes' files."
     r = rs[0].get(t)
     if r is None or r['verdict'] != 'ok': return None
     s = rejudge(r) if o.rejudge and b == 'eager' else (r.get('speedups') or {}).get(b)
     if not s: return None
-    cls = 'process-variable' if 'process_variable' in r['flags'] else 'may vary' if may_vary(r['flags']) else 'fixed-speed'
+    cls = speed_class('process_variable' in r['flags'], r['flags'])
     if not o.rescore:
         iv = _ci(r, b)
         return dict(s=s, lo=iv[1] if iv else s, hi=iv[2] if iv else s, cls=cls, k=len((r.get('meta') or {}).get('processes') or [1]))
@@ -75,7 +80,7 @@ def measured(rs:list, t:str, b:str, o)->dict|None:
     ps = [p for p in ps if p]
     if not ps or not ms > 0: return None
     iv = process_interval(ps, ms)
-    return dict(s=iv['speedup'], lo=iv['lo'], hi=iv['hi'], cls='process-variable' if iv['variable'] else 'may vary' if may_vary(r['flags']) else 'fixed-speed', k=len(ps))
+    return dict(s=iv['speedup'], lo=iv['lo'], hi=iv['hi'], cls=speed_class(iv['variable'], r['flags']), k=len(ps))
 
 
 def stats(v:list)->tuple:

@@ -1,5 +1,5 @@
-"""Where an RL step's time goes: a short real GRPO run of the stage, and the per-step split into generation + update
-(the trainer's own time) and reward (the harness judging the step's completions, while the trainer waits).
+"""Where an RL step's time goes: a short real GRPO run of the stage, and the per-step split the stage records into
+generation, update (the trainer's own time) and reward (the harness judging the step's completions, while the trainer waits).
 
     python benchmarks/rl_step_timing.py [--device cuda] [--eval-device cuda] [--steps 6] [--sft-steps 300] [--out DIR]
 
@@ -39,14 +39,14 @@ def main(argv=None):
     s = run_rl(cfg, out/'rl', progress=False)
     ros = read_rollouts(out/'rl'/'rollouts.jsonl')
     steps = json.loads((out/'rl'/'curves.json').read_text()).get('step_times', [])
-    print(f"{'step':>4} {'wall_s':>7} {'reward_s':>8} {'gen+update_s':>12} {'rollouts':>8} {'judged':>6} {'ok':>4}")
+    print(f"{'step':>4} {'wall_s':>7} {'reward_s':>8} {'generate_s':>10} {'update_s':>8} {'rollouts':>8} {'judged':>6} {'ok':>4}")
     tot = dict(wall=0.0, reward=0.0, judged=0)
-    for st in steps:
+    for st in steps:   # the split the RL stage records per step (`curves.json`)
         rs = [r for r in ros if r.split == 'train' and r.step == st['step']]
-        rw = max((r.seconds for r in rs), default=0.0)
         judged = len({r.candidate_id for r in rs if r.candidate_id and not r.cached and r.verdict not in ('unparsed', 'infra')})
-        print(f"{st['step']:>4} {st['seconds']:>7.2f} {rw:>8.2f} {st['seconds'] - rw:>12.2f} {len(rs):>8} {judged:>6} {sum(r.verdict == 'ok' for r in rs):>4}")
-        tot['wall'] += st['seconds']; tot['reward'] += rw; tot['judged'] += judged
+        print(f"{st['step']:>4} {st['seconds']:>7.2f} {st['reward_s']:>8.2f} {st['generate_s']:>10.2f} {st['update_s']:>8.2f} {len(rs):>8} {judged:>6} "
+              f"{sum(r.verdict == 'ok' for r in rs):>4}")
+        tot['wall'] += st['seconds']; tot['reward'] += st['reward_s']; tot['judged'] += judged
     if tot['wall']:
         print(f"total {tot['wall']:.1f} s: reward {tot['reward']:.1f} s ({tot['reward'] / tot['wall']:.0%}; the trainer idles meanwhile), "
               f"{tot['judged']} programs judged, {60 * tot['judged'] / max(tot['reward'], 1e-9):.1f} per reward-minute")
