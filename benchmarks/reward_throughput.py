@@ -1,10 +1,13 @@
 """Throughput of the RL reward on never-compiled programs: a batch of real kernels replayed through `KernelReward`, as
 one RL step would hand them over, with an empty build cache.
 
-    python benchmarks/reward_throughput.py RELEASE.jsonl [--n 64] [--batch 32] [--device cuda] [--budget 0.3] [--json OUT]
+    python benchmarks/reward_throughput.py RELEASE.jsonl [RELEASE2.jsonl ...] [--n 64] [--batch 32] [--device cuda]
+        [--budget 0.3] [--executor local|ray] [--json OUT]
 
-RELEASE is a CUDA-L1 release file (e.g. h100.jsonl): its programs that compile an extension (`load_inline`) are taken,
-first `--n` of them, each answered as a model would (the program in a fenced block), in batches of `--batch` (one
+RELEASE is a CUDA-L1 release file (e.g. h100.jsonl, or gzipped): its programs that compile an extension (`load_inline`)
+are taken, from each release in turn (a program already taken from an earlier one is skipped), first `--n` of them
+(`--all`: then the programs that build none, after all that do, for a batch larger than the releases' 138 distinct
+extension programs), each answered as a model would (the program in a fenced block), in batches of `--batch` (one
 `KernelReward` call each, the whole batch judged concurrently in the sandboxed pool). The base directory (so the
 extension build cache) is a fresh temporary directory unless `--warm` is given. Prints per batch and in total: programs
 judged per minute, the verdicts, the build time summed over programs (`meta.build_s`), and where the device lock
@@ -16,11 +19,20 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
 
 
+def _gpus(device:str)->list:
+    "The names of the GPUs this host's torch sees ([] on the CPU)."
+    if device != 'cuda': return []
+    import torch
+    return [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())]
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument('release'); ap.add_argument('--n', type=int, default=64); ap.add_argument('--batch', type=int, default=32)
+    ap.add_argument('release', nargs='+'); ap.add_argument('--n', type=int, default=64); ap.add_argument('--batch', type=int, default=32)
     ap.add_argument('--device', default='cuda'); ap.add_argument('--budget', type=float, default=0.3)
     ap.add_argument('--workers', type=int, default=0); ap.add_argument('--levels', default='')
+    ap.add_argument('--all', action='store_true', help='after the programs that build an extension, those that build none')
+    ap.add_argument('--executor', default='local', choices=('local', 'ray'), help="where the jobs run (EvalConfig.executor): 'ray' spreads them over the GPUs of a Ray cluster (a local one unless RAY_ADDRESS is set)")
     ap.add_argument('--warm', action='store_true', help='keep the existing build cache (default: a cold one)')
     ap.add_argument('--json', default='')
     ap.add_argument('--evals', default='', help='write every EvalResult here (JSONL), for benchmarks/audit_timeline.py')
@@ -32,12 +44,18 @@ def main(argv=None):
     from cudal1_nb.verify import verification_config
     from cudal1_nb.prompts import fence
     from dataclasses import replace
-    items, name = release_items(a.release, levels=[int(x) for x in a.levels.split(',') if x] or None)
-    picked = [(t, c) for t, c, _ in items if c is not None and 'load_inline' in c.code][:a.n]
-    if not picked: sys.exit(f"{a.release}: no program that builds an extension")
+    picked, seen = [], set()
+    rels = [release_items(rel, levels=[int(x) for x in a.levels.split(',') if x] or None)[0] for rel in a.release]
+    for ext in ((True, False) if a.all else (True,)):
+        for items in rels:
+            for t, c, _ in items:
+                if c is not None and ('load_inline' in c.code) == ext and c.code not in seen: seen.add(c.code); picked.append((t, c))
+    picked = picked[:a.n]
+    if not picked: sys.exit(f"{', '.join(a.release)}: no program to judge (without --all: none that builds an extension)")
+    if len(picked) < a.n: print(f"only {len(picked)} distinct programs in {', '.join(a.release)} (asked for {a.n})", flush=True)
     tasks = list({t.id: t for t, _ in picked}.values())
-    cfg = replace(verification_config(0, a.budget, a.workers), policy='strict', pch=not a.no_pch)
-    from cudal1_nb.eval import pch_dir
+    cfg = replace(verification_config(0, a.budget, a.workers), policy='strict', pch=not a.no_pch, executor=a.executor)
+    from cudal1_nb.eval import pch_dir, harness_version
     had = sorted(str(p.parent) for p in pch_dir().glob('*/made.json'))   # headers made before this run (--warm)
     kr = KernelReward(tasks, RewardConfig(), cfg, device=a.device, db=str(Path(os.environ.get('CUDAL1_BASE_DIR', tempfile.mkdtemp()))/'reward.sqlite'), run='throughput')
     rows, t_all = [], time.time()
@@ -54,8 +72,9 @@ def main(argv=None):
                    build_s_median=round(statistics.median(build), 1) if build else None, locked_s_sum=round(sum(locked), 1))
         rows.append(row); print(json.dumps(row), flush=True)
     total = time.time() - t_all
-    out = dict(release=a.release, device=a.device, programs=len(picked), batch=a.batch, seconds=round(total, 1),
-               per_min=round(60 * len(picked) / total, 1), cores=os.cpu_count(), workers=a.workers, budget_s=a.budget, cold=not a.warm, batches=rows,
+    out = dict(release=a.release, device=a.device, programs=len(picked), extension_programs=sum('load_inline' in c.code for _, c in picked), batch=a.batch, seconds=round(total, 1),
+               per_min=round(60 * len(picked) / total, 1), cores=os.cpu_count(), executor=a.executor, harness=harness_version(),
+               gpus=_gpus(a.device), workers=a.workers, budget_s=a.budget, cold=not a.warm, batches=rows,
                pch=not a.no_pch, headers_before=len(had),
                headers_made=[json.loads(p.read_text()) for p in pch_dir().glob('*/made.json') if str(p.parent) not in had],
                reward_per_rollout=[r.reward for r in kr.rollouts])

@@ -219,10 +219,11 @@ def describe(self:RayExecutor, device:str)->dict:
 
 @patch
 def close(self:RayExecutor, force:bool=False):
-    "Stop the actors (their workers and children die with them); a kept executor stays up unless `force`."
+    """Stop the actors (their workers and children die with them); a kept executor stays up unless `force`. Once Ray is
+    shut down there is nothing left to stop (at exit Ray's own hook runs first), and a call into Ray would start a new cluster."""
     if self.keep and not force: return
     with self._lock: actors, self._all = list(self._all), {}
-    for a in actors:
+    for a in actors if self.ray.is_initialized() else ():
         try: self.ray.kill(a)
         except Exception: pass
     if self._compiler is not None: self._compiler.close(force=True)

@@ -131,3 +131,19 @@ def test_ray_worker_lost(cluster):
         assert 'Ray worker lost' in res[1].reason, res[1].reason
         res = evaluate_many([(t, vs)], cfg=EvalConfig(**CHEAP), pool=rx)[0]   # the replaced actor works
         assert [r.verdict for r in res] == ['ok', 'ok']
+
+EXIT_PROGRAM = """
+from cudal1_nb.contract import EvalConfig
+from cudal1_nb.executor import executor_for
+ex, own = executor_for(EvalConfig(executor='ray', workers=1), 'cpu', 1)   # kept up for later calls, as an audit leaves it
+print('actors', ex.n, flush=True)
+"""
+
+def test_ray_kept_executor_exits_cleanly(tmp_path):
+    "A process that leaves a kept Ray executor up exits with 0 and starts no second Ray cluster on its way out (Ray's exit hook runs before ours)."
+    import subprocess, sys
+    env = {k: v for k, v in os.environ.items() if k != 'RAY_ADDRESS'}
+    p = subprocess.run([sys.executable, '-c', EXIT_PROGRAM], capture_output=True, text=True, timeout=240, env=env, cwd=tmp_path)
+    out = p.stdout + p.stderr
+    assert p.returncode == 0 and 'actors 1' in out, out[-2000:]
+    assert out.count('Started a local Ray instance') == 1, out[-2000:]
