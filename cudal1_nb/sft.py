@@ -19,9 +19,10 @@ from .augment import latest_run
 from .prompts import parse_response
 
 # %% auto #0
-__all__ = ['CPU_PRECISIONS', 'TINY_CPU_STEPS_PER_S', 'SFTStageConfig', 'cpu_precision_args', 'train_tokenizer', 'tiny_llama',
-           'load_rows', 'to_training', 'build_model', 'make_trainer', 'trainer_settings', 'select_rows', 'train_sft',
-           'sample_and_judge', 'sample_totals', 'run_sft', 'loss_figure']
+__all__ = ['CPU_PRECISIONS', 'TINY_CPU_STEPS_PER_S', 'LONG_ANSWERS', 'SFTStageConfig', 'cpu_precision_args', 'train_tokenizer',
+           'tiny_llama', 'load_rows', 'to_training', 'answer_lengths', 'sample_limit_check', 'build_model',
+           'make_trainer', 'trainer_settings', 'select_rows', 'train_sft', 'sample_and_judge', 'sample_totals',
+           'run_sft', 'loss_figure']
 
 # %% ../nbs/13_sft.ipynb #421dc87c
 @dataclass(frozen=True)
@@ -165,6 +166,32 @@ def to_training(rows:list, tok, max_length:int)->tuple:
     if not keep: raise ValueError(f"every row is longer than max_length={max_length} tokens; raise max_length")
     return datasets.Dataset.from_list(keep), dropped
 
+# %% ../nbs/13_sft.ipynb #86d7a27e
+LONG_ANSWERS = 0.1   # `sample_limit_check` warns when more than this share of the training answers is longer than the limit
+
+def answer_lengths(completions:list, # a training dataset's `completion` column: texts, or conversations (their last turn)
+                   tok, # the model's tokenizer
+                  )->list[int]:
+    "Tokens in each answer, with its end-of-sequence token, as the model counts them."
+    return [len(tok(c[-1]['content'] if isinstance(c, list) else c).input_ids) + 1 for c in completions]
+
+def sample_limit_check(lengths:list, # `answer_lengths` of the answers trained on
+                       limit:int, # the most tokens a sampled answer may have
+                       name:str='eval_max_new_tokens', # the setting that holds `limit`, for the warning
+                      )->dict:
+    """The training answers' length (`p50`, `p90`, `max` tokens) against a sampling limit, and the share `over` longer than
+    it. A sample cut at the limit ends inside its code block and is not parsed, so a model taught answers of that length
+    cannot pass a check sampled under it: warns when the share is above `LONG_ANSWERS`."""
+    if not lengths: raise ValueError("sample_limit_check of no answers")
+    xs = sorted(lengths)
+    q = lambda f: xs[min(len(xs) - 1, int(f * len(xs)))]
+    out = dict(p50=q(0.5), p90=q(0.9), max=xs[-1], limit=limit, over=round(sum(x > limit for x in xs) / len(xs), 3))
+    if out['over'] > LONG_ANSWERS:
+        warnings.warn(f"{out['over']:.0%} of the training answers are longer than {name}={limit} tokens (median {out['p50']}, "
+                      f"p90 {out['p90']}): samples of that length are cut and fail to parse (unterminated code block); "
+                      f"raise {name} to at least {out['p90']}")
+    return out
+
 # %% ../nbs/13_sft.ipynb #08b249eb
 def _budget_callback(seconds:float):
     from transformers import TrainerCallback
@@ -250,6 +277,7 @@ def train_sft(cfg:SFTStageConfig, rows:list, out_dir:str|Path)->tuple:
     n_all, rows = len(rows), select_rows(cfg, rows)
     model, tok, kind = build_model(cfg, rows)
     ds, dropped = to_training(rows, tok, cfg.max_length)
+    answers = sample_limit_check(answer_lengths(ds['completion'], tok), cfg.eval_max_new_tokens) if cfg.eval_samples else None
     tr = make_trainer(cfg, model, tok, kind, ds, out_dir)
     t0 = time.time(); tr.train(); secs = time.time() - t0
     logs = [h for h in tr.state.log_history if 'loss' in h]
@@ -257,7 +285,7 @@ def train_sft(cfg:SFTStageConfig, rows:list, out_dir:str|Path)->tuple:
     (Path(out_dir)/'model').mkdir(parents=True, exist_ok=True)
     model.save_pretrained(str(Path(out_dir)/'model')); tok.save_pretrained(str(Path(out_dir)/'model'))
     n_params = sum(p.numel() for p in model.parameters()); n_train = sum(p.numel() for p in model.parameters() if p.requires_grad)
-    metrics = dict(kind=kind, rows=n_all, rows_of_forms=len(rows), forms=list(cfg.resolved_forms()), rows_used=len(ds), rows_dropped=dropped, steps=tr.state.global_step, seconds=round(secs, 1),
+    metrics = dict(kind=kind, rows=n_all, rows_of_forms=len(rows), forms=list(cfg.resolved_forms()), rows_used=len(ds), rows_dropped=dropped, answer_tokens=answers, steps=tr.state.global_step, seconds=round(secs, 1),
                    first_loss=logs[0]['loss'] if logs else None, final_loss=logs[-1]['loss'] if logs else None,
                    token_accuracy=logs[-1].get('mean_token_accuracy') if logs else None, params=n_params, trainable=n_train,
                    stopped_by_budget=tr.state.global_step < cfg.steps, trainer=dict(trainer_settings(tr, secs), expected_steps_per_s=cfg.expected_rate()),
@@ -335,7 +363,7 @@ def run_sft(cfg:SFTStageConfig,
     tot = sample_totals(per_task)
     summary = dict(run_dir=str(rd), **{k: metrics[k] for k in ('kind', 'rows_used', 'steps', 'seconds', 'final_loss')},
                    tasks=tot['tasks'], tasks_with_a_correct_sample=tot['tasks_correct'], correct_fraction=tot['correct_fraction'],
-                   by_split=sample_totals(per_task, split_of) if per_task else None)
+                   by_split=sample_totals(per_task, split_of) if per_task else None, answer_tokens=metrics['answer_tokens'])
     return finish_run(rd, summary)
 
 def loss_figure(metrics:dict, # a run's `metrics.json`

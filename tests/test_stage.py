@@ -19,6 +19,9 @@ def test_stage1_chain(tmp_path):
     from cudal1_nb.tasks import load_tasks, split_tasks
     held = len(split_tasks(load_tasks('minibench', validate=False), 'held-out'))   # the check samples the world's held-out tasks too
     assert s['kind'] == 'tiny' and s['steps'] == 4 and s['by_split']['train']['tasks'] == 2 and s['by_split']['held-out']['tasks'] == held
+    # the check samples 24 tokens, far fewer than the programs it was taught: the stage says so before it samples
+    assert s['answer_tokens']['limit'] == 24 and s['answer_tokens']['over'] == 1.0 and s['answer_tokens']['p50'] > 24, s['answer_tokens']
+    assert 'longer than eval_max_new_tokens=24 tokens' in open(os.path.join(s['run_dir'], 'notebook.ipynb')).read()   # the warning, in the run's notebook
     for d in (c['run_dir'], a['run_dir'], s['run_dir']):
         files = set(os.listdir(d))
         assert {'notebook.ipynb', 'config.json', 'summary.json'} <= files, files
