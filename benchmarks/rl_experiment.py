@@ -32,7 +32,9 @@ def baseline(init, store, out, samples, seed, params, device='cpu'):
     from cudal1_nb.tasks import load_tasks, split_tasks
     from cudal1_nb.generate import HFBackend, GenConfig
     from cudal1_nb.device import _device_name
+    from cudal1_nb.core import training_on
     cfg = RLConfig.from_params(dict(params, init=str(init), arm='plain', db=str(store), seed=seed, device=device))
+    training_on(cfg.device)   # as the arms: the policy's GPU alone, the reward on `eval_device`
     tasks = load_tasks(cfg.suite, validate=False)
     out.mkdir(parents=True, exist_ok=True)
     res = {}

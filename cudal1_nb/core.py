@@ -12,10 +12,11 @@ from pathlib import Path
 
 # %% auto #0
 __all__ = ['ENV_BASE', 'ENV_DATA', 'ENV_SERVE_URL', 'ENV_SERVE_TOKEN', 'PKG_DIR', 'STAGES', 'VERDICTS', 'BASELINES', 'KINDS',
-           'DEVICE_RE', 'DONE_FILE', 'get_base_dir', 'repo_root', 'data_dir', 'atomic_write', 'read_data', 'code_hash',
-           'short_hash', 'seed_everything', 'secret_seed', 'mix_seed', 'git_info', 'print_table', 'Record', 'Task',
-           'Candidate', 'Timing', 'EvalResult', 'counted_speedup', 'StageConfig', 'judging_on', 'new_run_dir',
-           'save_config', 'load_config', 'start_run', 'finish_run', 'run_problem', 'completed_run']
+           'DEVICE_RE', 'TRAIN_DEVICE_RE', 'GPUS_ENV', 'DONE_FILE', 'get_base_dir', 'repo_root', 'data_dir',
+           'atomic_write', 'read_data', 'code_hash', 'short_hash', 'seed_everything', 'secret_seed', 'mix_seed',
+           'git_info', 'print_table', 'Record', 'Task', 'Candidate', 'Timing', 'EvalResult', 'counted_speedup',
+           'StageConfig', 'visible_gpus', 'judging_on', 'training_on', 'new_run_dir', 'save_config', 'load_config',
+           'start_run', 'finish_run', 'run_problem', 'completed_run']
 
 # %% ../nbs/00_core.ipynb #bbde6d73
 ENV_BASE, ENV_DATA = 'CUDAL1_BASE_DIR', 'CUDAL1_DATA_DIR'
@@ -371,23 +372,79 @@ class StageConfig:
 
 # %% ../nbs/00_core.ipynb #a1d0e7c1
 DEVICE_RE = r'cpu|cuda(:\d+)?'   # a device every stage config accepts (training devices add 'auto')
+TRAIN_DEVICE_RE = r'auto|' + DEVICE_RE   # where a model trains and samples ('auto': a GPU when torch sees one)
+GPUS_ENV = 'CUDAL1_GPUS'   # the GPUs a process could use before `training_on` left torch only the model's, as CUDA_VISIBLE_DEVICES names them
+
+def _gpu_list(s:str|None)->list|None: return None if s is None else [v.strip() for v in s.split(',') if v.strip()]
+
+def visible_gpus()->list|None:
+    "The GPUs this process may hand out, as CUDA_VISIBLE_DEVICES names them (also after `training_on` left torch only the model's); None: all of the host's."
+    return _gpu_list(os.environ.get(GPUS_ENV, os.environ.get('CUDA_VISIBLE_DEVICES')))
+
+def _pick(device:str, vis:list|None)->str:
+    "GPU N of `vis` ('cuda' is N = 0) as CUDA_VISIBLE_DEVICES names it; a clear error past the end."
+    n = int(device.partition(':')[2] or 0)
+    if vis is not None and n >= len(vis): raise ValueError(f"{device}: only {len(vis)} GPU(s) are visible (CUDA_VISIBLE_DEVICES={','.join(vis)!r})")
+    return vis[n] if vis is not None else str(n)
 
 import contextlib
 @contextlib.contextmanager
 def judging_on(device:str, # 'cpu', 'cuda' (the first visible GPU) or 'cuda:N' (visible GPU N)
               ):
-    "Yield the device the harness takes ('cpu' or 'cuda'); for 'cuda:N', the harness's jobs see only GPU N meanwhile (it gives them the first visible GPU)."
+    """Yield the device the harness takes ('cpu' or 'cuda'); for 'cuda:N', the harness's jobs see only GPU N meanwhile (it
+    gives them the first visible GPU). GPUs are counted in `visible_gpus`: a trainer left with its own GPU by
+    `training_on` still judges on the others."""
     if not re.fullmatch(DEVICE_RE, device): raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:N', got {device!r}")
     kind, _, n = device.partition(':')
-    if not n: yield kind; return
+    if kind == 'cpu' or not (n or GPUS_ENV in os.environ): yield kind; return
     old = os.environ.get('CUDA_VISIBLE_DEVICES')
-    vis = [v.strip() for v in old.split(',')] if old else None
-    if vis and int(n) >= len(vis): raise ValueError(f"{device}: only {len(vis)} GPU(s) are visible (CUDA_VISIBLE_DEVICES={old!r})")
-    os.environ['CUDA_VISIBLE_DEVICES'] = vis[int(n)] if vis else n
+    os.environ['CUDA_VISIBLE_DEVICES'] = _pick(device, visible_gpus())
     try: yield kind
     finally:
         if old is None: os.environ.pop('CUDA_VISIBLE_DEVICES', None)
         else: os.environ['CUDA_VISIBLE_DEVICES'] = old
+
+# %% ../nbs/00_core.ipynb #a7e7c009
+def _narrowed(device:str, # 'cuda' or 'cuda:N'
+              env:dict, # the process's environment (read, not changed)
+              count:int, # the GPUs torch sees when CUDA_VISIBLE_DEVICES is not set
+             )->dict:
+    "The variables `training_on` sets: CUDA_VISIBLE_DEVICES the model's GPU alone, `GPUS_ENV` the GPUs the process could use before."
+    s = env.get(GPUS_ENV, env.get('CUDA_VISIBLE_DEVICES'))
+    vis = _gpu_list(s) if s is not None else [str(i) for i in range(count)]
+    return {'CUDA_VISIBLE_DEVICES': _pick(device, vis), GPUS_ENV: ','.join(vis)}
+
+def training_on(device:str, # where the model trains and samples: 'auto', 'cpu', 'cuda' (the first visible GPU) or 'cuda:N'
+               )->str:
+    """Leave torch in this process only the GPU the model trains and samples on, before CUDA starts, and return 'cpu' or
+    'cuda' (which then means that GPU). TRL's trainers refuse to run with several GPUs visible (`nn.DataParallel`);
+    the harness still judges on the others (`judging_on` counts the GPUs the process had). Once CUDA has started the GPUs
+    are fixed: a request it cannot meet then is an error naming the fix."""
+    if not re.fullmatch(TRAIN_DEVICE_RE, device): raise ValueError(f"device must be 'auto', 'cpu', 'cuda' or 'cuda:N', got {device!r}")
+    if device == 'cpu': return 'cpu'
+    import torch
+    want = 'cuda' if device == 'auto' else device
+    if torch.cuda.is_initialized():
+        k, env = torch.cuda.device_count(), os.environ.get('CUDA_VISIBLE_DEVICES')
+        if k == 1 and (want in ('cuda', 'cuda:0') and GPUS_ENV not in os.environ or GPUS_ENV in os.environ and _pick(want, visible_gpus()) == env): return 'cuda'
+        raise ValueError(f"device {device!r}: CUDA has already started in this process with {k} GPU(s) visible (CUDA_VISIBLE_DEVICES={env!r}); "
+                         f"a trainer needs the one it trains on alone: choose the device before any CUDA work, or set CUDA_VISIBLE_DEVICES before Python starts")
+    count = torch.cuda.device_count()   # NVML's count: CUDA does not start
+    vis = visible_gpus()
+    if not (len(vis) if vis is not None else count):
+        if device == 'auto': return 'cpu'
+        raise ValueError(f"device {device!r}: torch sees no GPU")
+    before = {k: os.environ.get(k) for k in ('CUDA_VISIBLE_DEVICES', GPUS_ENV)}
+    os.environ.update(_narrowed(want, os.environ, count))
+    seen = torch._C._cuda_getDeviceCount()   # the driver's own count: it reads CUDA_VISIBLE_DEVICES once, when it starts
+    if seen > 1:   # something in this process had started it before (torch.cuda.is_available() does)
+        for k, v in before.items():
+            if v is None: os.environ.pop(k, None)
+            else: os.environ[k] = v
+        raise ValueError(f"device {device!r}: CUDA had already started in this process with {seen} GPUs visible; a trainer needs the one it "
+                         f"trains on alone: choose the device before any CUDA call, or set CUDA_VISIBLE_DEVICES before Python starts")
+    return 'cuda' if seen or device != 'auto' else 'cpu'
+
 
 # %% ../nbs/00_core.ipynb #c007f7b6
 def new_run_dir(stage:str, # stage name, e.g. 'sft'

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from fastcore.basics import patch
 from .core import (StageConfig, Record, Task, Candidate, EvalResult, code_hash, short_hash, new_run_dir, save_config, start_run, finish_run,
-                            atomic_write, print_table, seed_everything, counted_speedup, read_data)
+                            atomic_write, print_table, seed_everything, counted_speedup, read_data, DEVICE_RE, TRAIN_DEVICE_RE, judging_on, training_on)
 from .stats import gmean, speedup_interval, conservative_speedup
 from .exemplars import BucketSampler, make_sampler
 from .checkpoint import find_policy, load_policy, trained_form
@@ -133,7 +133,7 @@ class KernelReward:
                  num_generations:int=1,  # completions per prompt (the 'paper' smoothing normalises within each prompt's group)
                 ):
         from cudal1_nb.verify import verification_config
-        if not re.fullmatch(r'cpu|cuda(:\d+)?', device): raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:N', got {device!r}")
+        if not re.fullmatch(DEVICE_RE, device): raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:N', got {device!r}")
         self.device, self.gpu = device.split(':')[0], (device.split(':') + [''])[1]
         self.tasks, self.cfg, self.db, self.run, self.arm = {t.id: t for t in tasks}, cfg, db, run, arm
         self.eval_cfg = eval_cfg or verification_config()
@@ -279,15 +279,8 @@ def _remeasured(self:KernelReward, k:tuple, second:EvalResult|None):
 @patch
 @contextlib.contextmanager
 def _on_gpu(self:KernelReward):
-    "While judging: the harness's jobs see GPU `self.gpu` (the harness gives its children the first visible GPU)."
-    if not self.gpu: yield; return
-    old = os.environ.get('CUDA_VISIBLE_DEVICES')
-    vis = [v.strip() for v in old.split(',')] if old else None
-    os.environ['CUDA_VISIBLE_DEVICES'] = vis[int(self.gpu)] if vis and int(self.gpu) < len(vis) else self.gpu
-    try: yield
-    finally:
-        if old is None: os.environ.pop('CUDA_VISIBLE_DEVICES', None)
-        else: os.environ['CUDA_VISIBLE_DEVICES'] = old
+    "While judging: the harness's jobs see the reward's GPU (`judging_on`: 'cuda' is the host's first, also for a trainer `training_on` narrowed)."
+    with judging_on(f"{self.device}:{self.gpu}" if self.gpu else self.device): yield
 
 @patch
 def _dev_name(self:KernelReward)->str:
@@ -433,7 +426,8 @@ class RLConfig(StageConfig):
         if self.init and not (self.mode == 'evolve' and self.backend):
             find_policy(self.init)
         self.reward_config()
-        if self.device not in ('auto', 'cpu', 'cuda') or not re.fullmatch(r'cpu|cuda(:\d+)?', self.eval_device): raise ValueError(f"device must be auto/cpu/cuda, eval_device cpu, cuda or cuda:N; got {self.device!r}, {self.eval_device!r}")
+        if not re.fullmatch(TRAIN_DEVICE_RE, self.device) or not re.fullmatch(DEVICE_RE, self.eval_device):
+            raise ValueError(f"device must be 'auto', 'cpu', 'cuda' or 'cuda:N' and eval_device 'cpu', 'cuda' or 'cuda:N'; got {self.device!r}, {self.eval_device!r}")
         from cudal1_nb.sft import CPU_PRECISIONS
         if self.cpu_precision not in CPU_PRECISIONS: raise ValueError(f"cpu_precision must be one of {CPU_PRECISIONS}, got {self.cpu_precision!r}")
         if not self.budget_s > 0 or self.held_out_samples < 0 or self.save_steps < 1 or self.time_budget_s < 0: raise ValueError("need budget_s > 0, held_out_samples >= 0, save_steps >= 1, time_budget_s >= 0")
@@ -451,7 +445,7 @@ class RLConfig(StageConfig):
                           make_sampler(self.exemplars, self.n_exemplars, self.bucket_width, self.tau), self.eval_device.split(':')[0])
     def resolved_device(self)->str:
         import torch
-        return ('cuda' if torch.cuda.is_available() else 'cpu') if self.device == 'auto' else self.device
+        return ('cuda' if torch.cuda.is_available() else 'cpu') if self.device == 'auto' else self.device.split(':')[0]   # 'cuda:N': `training_on` made it 'cuda'
 
 # %% ../nbs/15_rl.ipynb #40d508fc
 def grpo_args(cfg:RLConfig, out_dir:str|Path, max_steps:int|None=None):
@@ -550,6 +544,7 @@ def _last_checkpoint(rd:Path)->str|None:
 # %% ../nbs/15_rl.ipynb #8479b1ca
 def run_rl(cfg:RLConfig, run_dir:str|Path, progress:bool=True)->dict:
     "Run (or resume) the RL stage in `run_dir`; returns the summary also written to `summary.json`."
+    training_on(cfg.device)   # before CUDA starts: the trainer sees its GPU alone; the reward may judge on another (`eval_device`)
     from cudal1_nb.tasks import load_tasks, split_tasks
     from cudal1_nb.generate import HFBackend, GenConfig, make_backend
     from cudal1_nb.device import _device_name

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os, re, sys, json, time, math, collections, shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
-from .core import DEVICE_RE, judging_on, StageConfig, Candidate, EvalResult, code_hash, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table, seed_everything, counted_speedup
+from .core import DEVICE_RE, TRAIN_DEVICE_RE, judging_on, training_on, StageConfig, Candidate, EvalResult, code_hash, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table, seed_everything, counted_speedup
 from .stats import gmean, speedup_interval, conservative_speedup
 from .exemplars import BucketSampler
 from .checkpoint import find_policy, load_policy
@@ -65,8 +65,8 @@ class SelfTrainConfig(StageConfig):
         if self.ids:
             from cudal1_nb.tasks import load_tasks, split_tasks
             split_tasks(load_tasks(self.suite, validate=False), self.split, self.ids)
-        if self.device not in ('auto', 'cpu', 'cuda') or not re.fullmatch(DEVICE_RE, self.eval_device):
-            raise ValueError(f"device must be 'auto', 'cpu' or 'cuda' and eval_device 'cpu', 'cuda' or 'cuda:N'; got {self.device!r}, {self.eval_device!r}")
+        if not re.fullmatch(TRAIN_DEVICE_RE, self.device) or not re.fullmatch(DEVICE_RE, self.eval_device):
+            raise ValueError(f"device must be 'auto', 'cpu', 'cuda' or 'cuda:N' and eval_device 'cpu', 'cuda' or 'cuda:N'; got {self.device!r}, {self.eval_device!r}")
         from cudal1_nb.tasks import check_source
         check_source(self.suite)
     def sft_config(self, model:str='')->object:
@@ -145,6 +145,7 @@ def run_selftrain(cfg:SelfTrainConfig, run_dir:str|Path, progress:bool=True)->di
     from cudal1_nb.store import Store
     from cudal1_nb.collect import sft_rows
     from cudal1_nb.sft import to_training, make_trainer
+    training_on(cfg.device)   # before CUDA starts: the trainer sees its GPU alone
     rd = Path(run_dir); rd.mkdir(parents=True, exist_ok=True)
     init = find_policy(cfg.init)
     tasks = split_tasks(load_tasks(cfg.suite, validate=False), cfg.split, cfg.ids)

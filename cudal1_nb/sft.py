@@ -12,7 +12,7 @@ from __future__ import annotations
 import os, re, sys, json, time, math, warnings, collections
 from dataclasses import dataclass
 from pathlib import Path
-from .core import DEVICE_RE, judging_on, StageConfig, Candidate, EvalResult, code_hash, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table, seed_everything
+from .core import DEVICE_RE, TRAIN_DEVICE_RE, judging_on, training_on, StageConfig, Candidate, EvalResult, code_hash, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table, seed_everything
 from .store import Store
 from .tasks import load_tasks, split_of, split_tasks
 from .augment import latest_run
@@ -61,8 +61,8 @@ class SFTStageConfig(StageConfig):
         if self.lora_r < 0 or self.vocab_size < 300 or self.max_length < 64: raise ValueError("need lora_r >= 0, vocab_size >= 300 and max_length >= 64")
         from cudal1_nb.prompts import PROMPTS
         if bad := [f for f in (*self.forms, *([self.eval_form] if self.eval_form else [])) if f not in PROMPTS]: raise ValueError(f"unknown prompt form(s) {bad}; known: {sorted(PROMPTS)}")
-        if self.device not in ('auto', 'cpu', 'cuda') or not re.fullmatch(DEVICE_RE, self.eval_device):
-            raise ValueError(f"device must be 'auto', 'cpu' or 'cuda' and eval_device 'cpu', 'cuda' or 'cuda:N'; got {self.device!r}, {self.eval_device!r}")
+        if not re.fullmatch(TRAIN_DEVICE_RE, self.device) or not re.fullmatch(DEVICE_RE, self.eval_device):
+            raise ValueError(f"device must be 'auto', 'cpu', 'cuda' or 'cuda:N' and eval_device 'cpu', 'cuda' or 'cuda:N'; got {self.device!r}, {self.eval_device!r}")
         if self.model:
             from cudal1_nb.generate import check_model
             check_model(self.model)
@@ -73,7 +73,7 @@ class SFTStageConfig(StageConfig):
         if not 0 < self.rate_floor <= 1 or self.rate_check_steps < 1: raise ValueError(f"need 0 < rate_floor <= 1 and rate_check_steps >= 1, got {self.rate_floor} and {self.rate_check_steps}")
     def resolved_device(self)->str:
         import torch
-        return ('cuda' if torch.cuda.is_available() else 'cpu') if self.device == 'auto' else self.device
+        return ('cuda' if torch.cuda.is_available() else 'cpu') if self.device == 'auto' else self.device.split(':')[0]   # 'cuda:N': `training_on` made it 'cuda'
     def resolved_forms(self)->tuple:
         from cudal1_nb.prompts import OPTIMIZE_FORMS
         return self.forms or (('optimize-terse/v1',) if not self.model else OPTIMIZE_FORMS)
@@ -338,6 +338,7 @@ def run_sft(cfg:SFTStageConfig,
             rows:list|None=None, # training rows (None: the dataset `cfg.dataset` names, else the newest augment, else collect run's)
            )->dict:
     "The SFT stage: train, save the model in the run directory, sample and judge; returns the summary."
+    training_on(cfg.device)   # before CUDA starts: the trainer sees its GPU alone
     if rows is None:
         if cfg.dataset: src = cfg.dataset
         else:

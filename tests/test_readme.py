@@ -42,8 +42,8 @@ def test_the_readme_trl_snippet_runs(tmp_path):
     "The TRL snippet with `KernelReward`, as written, for one GRPO step of a tiny model on the CPU."
     pytest.importorskip('trl')
     snip = next(b for b in _blocks('python') if 'KernelReward' in b)
-    assert 'GRPOConfig(...)' in snip and "device='cuda:1'" in snip
-    snip = snip.replace("device='cuda:1'", "device='cpu'").replace('optimize_prompt(t)', "optimize_prompt(t, device='cpu')")
+    assert 'GRPOConfig(...)' in snip and "device='cuda:1'" in snip and "training_on('cuda:0')" in snip
+    snip = snip.replace("device='cuda:1'", "device='cpu'").replace("training_on('cuda:0')", "training_on('cpu')").replace('optimize_prompt(t)', "optimize_prompt(t, device='cpu')")
     snip = snip.replace('GRPOConfig(...)', "GRPOConfig(output_dir='out', max_steps=1, per_device_train_batch_size=2, num_generations=2, "
                         "max_completion_length=16, report_to='none', use_cpu=True, save_strategy='no', disable_tqdm=True)")
     code = textwrap.dedent(f"""

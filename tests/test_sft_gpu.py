@@ -82,3 +82,24 @@ def test_tiny_model_trains_and_samples_on_cuda(cuda, rows, tmp_path):
     per, samples = sample_and_judge(model, tok, tasks, cfg, progress=False)
     assert [r['task'] for r in per] == [t.id for t in tasks] and all(r['samples'] == 2 for r in per)
     assert len(samples) == 4 and all(s[3] or s[2] is not None for s in samples)   # each sample: a reason, or a verdict
+
+
+NAMED_GPU = """
+import json, os, sys, torch
+from cudal1_nb.sft import SFTStageConfig, run_sft
+rows, n = json.loads(sys.argv[1]), torch.cuda.device_count()   # NVML's count: CUDA has not started
+cfg = SFTStageConfig(steps=8, max_length=2048, device=f'cuda:{n - 1}', eval_device='cuda:0', eval_samples=1, eval_max_new_tokens=32, time_budget_s=0, db=sys.argv[2])
+s = run_sft(cfg, sys.argv[3], rows=rows)
+print(json.dumps(dict(gpus=n, visible=os.environ['CUDA_VISIBLE_DEVICES'], seen=torch.cuda.device_count(), host=os.environ['CUDAL1_GPUS'], tasks=s['tasks'])))
+"""
+
+def test_sft_stage_trains_on_a_named_gpu_and_judges_on_another(cuda, rows, tmp_path):
+    "`device='cuda:N'` (the host's last GPU): the stage's process keeps that GPU alone (TRL refuses several), and judges on 'cuda:0'."
+    import json, subprocess, sys
+    env = {k: v for k, v in os.environ.items() if k not in ('CUDA_VISIBLE_DEVICES', 'CUDAL1_GPUS')}
+    p = subprocess.run([sys.executable, '-c', NAMED_GPU, json.dumps(rows), str(tmp_path/'s.sqlite'), str(tmp_path/'run')],
+                       capture_output=True, text=True, timeout=600, env=dict(env, CUDAL1_BASE_DIR=str(tmp_path/'base')))
+    assert p.returncode == 0, p.stderr[-3000:]
+    r = json.loads(p.stdout.strip().splitlines()[-1])
+    assert r['seen'] == 1 and r['visible'] == str(r['gpus'] - 1) and r['host'] == ','.join(map(str, range(r['gpus']))), r
+    assert r['tasks'] > 0, r

@@ -92,3 +92,34 @@ def test_one_config_file_run_stage_by_stage():
         assert [r['suite'] for r in world] == ['cuda-l1:h100'] * len(chain), (chain, world)
     with pytest.raises(ValueError, match=r"\['colect'\] are not stages"):
         plan_chain(('sft',), dict(cfg, colect={}), {}, 'stage-defaults')
+
+
+def test_training_device_may_name_a_gpu():
+    "`device` (where the model trains) takes 'cuda:N' in every training stage, as `eval_device` does; a malformed one is refused at plan time."
+    plan = plan_chain(CHAINS['train'], {}, {'device': 'cuda:1', 'eval_device': 'cuda:0'}, profile='cpu-demo')
+    assert [(plan[s]['device'], plan[s]['eval_device']) for s in ('sft', 'selftrain', 'rl')] == [('cuda:1', 'cuda:0')] * 3
+    with pytest.raises(ValueError, match="'auto', 'cpu', 'cuda' or 'cuda:N'"): plan_chain(('sft',), {'sft': {'device': 'cuda:one'}})
+
+
+TRAINING_ON = """
+import json, os
+from cudal1_nb.core import training_on
+out = [training_on('cpu'), training_on('auto'), os.environ.get('CUDA_VISIBLE_DEVICES'), os.environ.get('CUDAL1_GPUS')]
+try: training_on('cuda:1')
+except ValueError as e: out.append(str(e))
+print(json.dumps(out + [os.environ.get('CUDA_VISIBLE_DEVICES')]))
+"""
+
+def test_training_on_a_machine_without_a_gpu():
+    "On a CPU machine: 'cpu' and 'auto' train on the CPU and leave the environment alone; a named GPU is a clear error, nothing changed."
+    import subprocess, sys, os
+    env = {k: v for k, v in os.environ.items() if k not in ('CUDA_VISIBLE_DEVICES', 'CUDAL1_GPUS')}
+    p = subprocess.run([sys.executable, '-c', TRAINING_ON], capture_output=True, text=True, timeout=300, env=env)
+    assert p.returncode == 0, p.stderr[-2000:]
+    cpu, auto, vis, host, err, vis_after = json.loads(p.stdout.strip().splitlines()[-1])
+    try:
+        import torch
+        if torch.cuda.is_available(): pytest.skip('this machine has a GPU')
+    except ImportError: pass
+    assert (cpu, auto, vis, host, vis_after) == ('cpu', 'cpu', None, None, None)
+    assert "device 'cuda:1': torch sees no GPU" in err, err
