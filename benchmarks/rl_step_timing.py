@@ -6,7 +6,9 @@ generation, update (the trainer's own time) and reward (the harness judging the 
 The policy is the tiny model of stage 1, trained here on the mini-suite's training-task variants (so that it writes
 programs the harness can judge), then trained by `cudal1_nb.rl.run_rl` (TRL's GRPO, contrastive prompts, the
 KernelReward on `--eval-device`). With one GPU the trainer and the reward share it; the harness's device lock keeps
-the reward's timings apart from the trainer's work (the trainer is idle while the reward runs: GRPO waits for it).
+the reward's timings apart from the trainer's work (the trainer is idle while the reward runs: GRPO waits for it). On a
+host with two GPUs, `--device cuda:0 --eval-device cuda:1` puts the reward on a GPU of its own (the process keeps only
+the trainer's GPU for torch: `cudal1_nb.core.training_on`).
 Prints one row per step and the totals; writes the run directory under --out."""
 import argparse, json, os, sys, tempfile, time
 from pathlib import Path
@@ -22,7 +24,8 @@ def main(argv=None):
     a = ap.parse_args(argv)
     out = Path(a.out or tempfile.mkdtemp(prefix='rl-timing-'))
     os.environ.setdefault('CUDAL1_BASE_DIR', str(out/'base'))
-    from cudal1_nb.core import EvalResult
+    from cudal1_nb.core import EvalResult, training_on
+    training_on(a.device)   # before CUDA starts: TRL's trainers take one visible GPU
     from cudal1_nb.minibench import minibench_tasks, minibench_variants
     from cudal1_nb.tasks import split_tasks
     from cudal1_nb.collect import sft_rows
