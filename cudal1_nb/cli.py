@@ -374,7 +374,7 @@ def build_parser()->argparse.ArgumentParser:
     sv.add_argument('--db', help='the variant store results go to and are looked up in (default: BASE/store.sqlite)')
     sv.add_argument('--jobs-db', help='the accepted jobs (default: BASE/serve/jobs.sqlite)')
     sv.add_argument('-p', '--param', nargs=2, action='append', metavar=('KEY', 'VALUE'), help=P_HELP + ": a field of the harness's EvalConfig, e.g. -p budget_s 0.3")
-    sv.add_argument('--set', nargs=2, action='append', metavar=('KEY', 'VALUE'), help="set another field of the server's ServeConfig (max_queue, max_per_client, campaigns, sync_wait_s, ...); repeatable")
+    sv.add_argument('--set', nargs=2, action='append', metavar=('KEY', 'VALUE'), help="set another field of the server's ServeConfig (max_queue, max_per_client, campaigns, sync_wait_s, keep_days, ...); repeatable")
     sv.set_defaults(fn=cmd_serve)
     return p
 

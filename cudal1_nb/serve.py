@@ -24,10 +24,10 @@ from fastapi import FastAPI, Request, Response, Query
 from pydantic import BaseModel, Field, ConfigDict
 
 # %% auto #0
-__all__ = ['ServeConfig', 'token_path', 'load_tokens', 'RequestError', 'check_reference', 'inline_task', 'JobSpec', 'find_task',
-           'spec_of', 'answer_of', 'unparsed_answer', 'harness_answer', 'Busy', 'JobStore', 'Dispatcher', 'Server',
-           'job_view', 'kernelgym_result', 'JobRequest', 'BatchRequest', 'OpenRLHFRequest', 'SlimeRequest',
-           'KernelGymRequest', 'KernelGymBatch', 'make_app', 'banner', 'serve']
+__all__ = ['PRUNE_EVERY_S', 'ServeConfig', 'token_path', 'load_tokens', 'RequestError', 'check_reference', 'inline_task',
+           'JobSpec', 'find_task', 'spec_of', 'answer_of', 'unparsed_answer', 'harness_answer', 'Busy', 'JobStore',
+           'Dispatcher', 'Server', 'job_view', 'kernelgym_result', 'JobRequest', 'BatchRequest', 'OpenRLHFRequest',
+           'SlimeRequest', 'KernelGymRequest', 'KernelGymBatch', 'make_app', 'banner', 'serve']
 
 # %% ../nbs/15a_serve.ipynb #d501d1b1
 @dataclass(frozen=True)
@@ -52,6 +52,7 @@ class ServeConfig(StageConfig):
     gather_s: float = 0.2         # seconds to wait for more jobs before a campaign starts
     sync_wait_s: float = 100.0    # the OpenRLHF and slime endpoints wait this long for an answer (their clients give up at 180 and 120 s), then 503
     retries: int = 3              # runs of a job whose campaign failed for the harness's reasons, before it is answered as such
+    keep_days: float = 7.0        # answered jobs are deleted this long after their answer (0: kept for ever); the results stay in the variant store
     eval: dict = field(default_factory=dict)  # fields of the harness's `EvalConfig` (budget_s, workers, executor, ...)
     def validate(self):
         if not self.devices: raise ValueError("ServeConfig.devices: give at least one device")
@@ -60,7 +61,7 @@ class ServeConfig(StageConfig):
         if not 0 <= self.port < 65536: raise ValueError(f"ServeConfig.port must be 0-65535, got {self.port}")
         if min(self.max_code, self.max_body, self.max_batch, self.max_queue, self.max_per_client, self.campaign, self.campaigns, self.retries) < 1:
             raise ValueError("ServeConfig: the limits (max_*, campaign, campaigns, retries) must be >= 1")
-        if not (self.gather_s >= 0 and self.sync_wait_s > 0): raise ValueError("ServeConfig: need gather_s >= 0 and sync_wait_s > 0")
+        if not (self.gather_s >= 0 and self.sync_wait_s > 0 and self.keep_days >= 0): raise ValueError("ServeConfig: need gather_s >= 0, sync_wait_s > 0 and keep_days >= 0")
         if not self.auth and not _loopback(self.host): raise ValueError(f"ServeConfig: a server on {self.host!r} needs tokens (auth=True); only a loopback one may run without")
         from cudal1_nb.tasks import check_source
         check_source(self.suite); self.eval_config()
@@ -334,6 +335,12 @@ def recover(self:JobStore)->int:
     with self.tx() as c: return c.execute("UPDATE jobs SET state='queued' WHERE state='running'").rowcount
 
 @patch
+def prune(self:JobStore, before:float, # seconds since the epoch: jobs answered before then go
+         )->int:
+    "Delete the jobs answered before `before` (waiting and running ones stay); how many. The file does not grow for ever."
+    with self.tx() as c: return c.execute("DELETE FROM jobs WHERE state='done' AND finished < ?", (before,)).rowcount
+
+@patch
 def counts(self:JobStore)->dict:
     "Jobs per state."
     return {**dict.fromkeys(('queued', 'running', 'done'), 0), **{r[0]: r[1] for r in self.q('SELECT state, count(*) FROM jobs GROUP BY state')}}
@@ -454,11 +461,22 @@ def _take(self:Dispatcher)->list:
             self.inflight.setdefault(k, []).append(r)
     return mine
 
+PRUNE_EVERY_S = 3600.0   # how often a running server deletes the jobs answered longer ago than `keep_days`
+
+@patch
+def prune(self:Dispatcher)->int:
+    "Delete the jobs answered longer ago than `cfg.keep_days` (none when it is 0); how many."
+    self.pruned_at = time.time()
+    return self.jobs.prune(self.pruned_at - self.cfg.keep_days * 86400) if self.cfg.keep_days else 0
+
 @patch
 def _loop(self:Dispatcher):
     while not self.stop_ev.is_set():
         self.wake_ev.wait(1.0)   # woken by a submission or a campaign's end; else a look at the queue every second
         if self.stop_ev.is_set(): break
+        if time.time() - getattr(self, 'pruned_at', 0) > PRUNE_EVERY_S:
+            try: self.prune()
+            except Exception as e: import sys; print(f"cudal1 serve: pruning answered jobs: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
         self.wake_ev.clear()
         if self.cfg.gather_s: time.sleep(self.cfg.gather_s)   # let a burst of submissions make one campaign
         try:
@@ -503,8 +521,8 @@ class Server:
         self.waiters, self.loop, self.t0, self.recovered = {}, None, time.time(), 0
     def spec(self, req:dict)->JobSpec: return spec_of(req, self.tasks, self.cfg, self.by_code)
     def start(self)->'Server':
-        "Put back what a stopped server was running, then start judging."
-        self.recovered = self.jobs.recover(); self.dispatcher.start(); return self
+        "Put back what a stopped server was running, delete the jobs answered longer ago than `keep_days`, then start judging."
+        self.recovered = self.jobs.recover(); self.dispatcher.prune(); self.dispatcher.start(); return self
     def close(self): self.dispatcher.close(); self.jobs.close(); self.store.close()
     def __enter__(self): return self.start()
     def __exit__(self, *a): self.close()
@@ -698,7 +716,8 @@ def make_app(server:Server):
     @app.get('/v1/jobs/{jid}')
     async def job(jid:str, request:Request, wait:float=Query(0.0, ge=0, le=60)):
         _who(server, request)
-        if await asyncio.to_thread(server.jobs.get, jid) is None: raise RequestError(404, f"no job {jid!r}")
+        if await asyncio.to_thread(server.jobs.get, jid) is None:
+            raise RequestError(404, f"no job {jid!r}" + (f" (answered jobs are kept {server.cfg.keep_days:g} days)" if server.cfg.keep_days else ''))
         row, = await server.wait([jid], wait)
         pos = await asyncio.to_thread(server.jobs.position, jid) if row['state'] == 'queued' else None
         return dict(job_view(row, pos), harness_version=hv)

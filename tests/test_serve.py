@@ -257,3 +257,20 @@ def test_kill9_mid_load_and_restart(tmp_path):
         assert con.execute('SELECT count(*) FROM evaluations').fetchone()[0] == len(progs) + 1   # judged once, however often it was asked
         c.close()
     finally: s.stop()
+
+
+def test_answered_jobs_are_pruned_after_keep_days(tmp_path):
+    "A server deletes, when it starts, the jobs answered longer ago than `keep_days` (waiting ones stay: `JobStore.prune`'s demonstration); keep_days=0 keeps all."
+    from cudal1_nb.serve import ServeConfig, Server, JobStore, spec_of, unparsed_answer
+    from cudal1_nb.minibench import minibench_tasks
+    t = minibench_tasks()[0]
+    for keep in (7.0, 0.0):
+        cfg = ServeConfig(auth=False, jobs_db=str(tmp_path/f'jobs{keep}.sqlite'), db=str(tmp_path/'store.sqlite'), keep_days=keep)
+        js = JobStore(cfg.jobs_db)
+        nop = spec_of(dict(task_id=t.id, completion='no code'), {t.id: t}, cfg)
+        old, new = js.add([nop, nop], 'a', answers={0: unparsed_answer(t.id, nop.why), 1: unparsed_answer(t.id, nop.why)})
+        with js.tx() as c: c.execute("UPDATE jobs SET finished=? WHERE id=?", (time.time() - 8 * 86400, old['id']))   # answered 8 days ago
+        js.close()
+        with Server(cfg, [t], names={'cpu': 'cpu'}) as srv:
+            assert (srv.jobs.get(old['id']) is None) == bool(keep), keep
+            assert srv.jobs.get(new['id'])['state'] == 'done' and srv.jobs.counts()['done'] == (1 if keep else 2)
