@@ -17,11 +17,11 @@ from cudal1_nb.store import read_evals
 
 
 def pace(rows:list)->dict:
-    "The run's first lock (epoch seconds) and the sorted seconds after it at which each candidate was first judged."
+    "The sorted seconds after the run's first lock at which each candidate was first judged, and its processes."
     locks = [t for r in rows for t in ((r.get('meta') or {}).get('lock_at'), (r.get('meta') or {}).get('ref_lock_at')) if t]
     if not locks: raise ValueError("no result records when it took the device lock (meta.lock_at): not an audit's evaluations")
     t0 = min(locks)
-    return dict(first_lock=t0, judged=sorted(float(r['created']) - t0 for r in rows),
+    return dict(judged=sorted(float(r['created']) - t0 for r in rows),
                 processes=sum(len((r.get('meta') or {}).get('processes') or [None]) for r in rows))
 
 

@@ -377,9 +377,11 @@ GPUS_ENV = 'CUDAL1_GPUS'   # the GPUs a process could use before `training_on` l
 
 def _gpu_list(s:str|None)->list|None: return None if s is None else [v.strip() for v in s.split(',') if v.strip()]
 
-def visible_gpus()->list|None:
+def visible_gpus(env:dict|None=None, # an environment (default: this process's)
+                )->list|None:
     "The GPUs this process may hand out, as CUDA_VISIBLE_DEVICES names them (also after `training_on` left torch only the model's); None: all of the host's."
-    return _gpu_list(os.environ.get(GPUS_ENV, os.environ.get('CUDA_VISIBLE_DEVICES')))
+    env = os.environ if env is None else env
+    return _gpu_list(env.get(GPUS_ENV, env.get('CUDA_VISIBLE_DEVICES')))
 
 def _pick(device:str, vis:list|None)->str:
     "GPU N of `vis` ('cuda' is N = 0) as CUDA_VISIBLE_DEVICES names it; a clear error past the end."
@@ -410,8 +412,8 @@ def _narrowed(device:str, # 'cuda' or 'cuda:N'
               count:int, # the GPUs torch sees when CUDA_VISIBLE_DEVICES is not set
              )->dict:
     "The variables `training_on` sets: CUDA_VISIBLE_DEVICES the model's GPU alone, `GPUS_ENV` the GPUs the process could use before."
-    s = env.get(GPUS_ENV, env.get('CUDA_VISIBLE_DEVICES'))
-    vis = _gpu_list(s) if s is not None else [str(i) for i in range(count)]
+    vis = visible_gpus(env)
+    if vis is None: vis = [str(i) for i in range(count)]
     return {'CUDA_VISIBLE_DEVICES': _pick(device, vis), GPUS_ENV: ','.join(vis)}
 
 def training_on(device:str, # where the model trains and samples: 'auto', 'cpu', 'cuda' (the first visible GPU) or 'cuda:N'

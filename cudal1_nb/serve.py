@@ -370,6 +370,7 @@ class Dispatcher:
         self.slots, self.inflight, self.listeners = threading.Semaphore(cfg.campaigns), {}, []
         self.pool = self.thread = self.runner = None
         self.job_s, self.judged, self.failed = 5.0, 0, 0   # seconds of campaign per judged program (running estimate); programs judged; jobs failed
+        self.pruned_at = 0.0   # when answered jobs were last pruned (`prune`)
     def wake(self): self.wake_ev.set()
     def retry_after(self)->int:
         "Seconds a refused client should wait: the queue's programs at the recent pace (1-120)."
@@ -474,7 +475,7 @@ def _loop(self:Dispatcher):
     while not self.stop_ev.is_set():
         self.wake_ev.wait(1.0)   # woken by a submission or a campaign's end; else a look at the queue every second
         if self.stop_ev.is_set(): break
-        if time.time() - getattr(self, 'pruned_at', 0) > PRUNE_EVERY_S:
+        if time.time() - self.pruned_at > PRUNE_EVERY_S:
             try: self.prune()
             except Exception as e: import sys; print(f"cudal1 serve: pruning answered jobs: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
         self.wake_ev.clear()

@@ -22,11 +22,12 @@ def _world(plan): return {w['stage']: w for w in plan_world(plan)}
 
 
 def test_tutorial_gpu_config_plans_kernelbench_on_the_gpu():
-    w = _world(plan_chain(CHAINS['all'], tutorial_gpu_config(), profile='stage-defaults'))
+    plan = plan_chain(CHAINS['all'], tutorial_gpu_config(), profile='stage-defaults')
+    w = _world(plan)
     for st in ('collect', 'selftrain', 'rl'): assert (w[st]['suite'], w[st]['split']) == ('kernelbench', 'train'), w[st]
     for st in ('collect', 'sft', 'selftrain', 'rl'): assert w[st]['device'] == 'cuda', w[st]
     for st in ('collect', 'augment', 'sft', 'selftrain', 'rl'): assert w[st]['eval_device'] == 'cuda', w[st]
-    plan = plan_chain(CHAINS['all'], tutorial_gpu_config(), profile='stage-defaults')   # KernelBench answers run ~2,000 tokens at the median:
+    # KernelBench answers run ~2,000 tokens at the median:
     limits = plan['sft']['eval_max_new_tokens'], plan['selftrain']['max_new_tokens'], plan['rl']['max_completion_length']
     assert min(int(x) for x in limits) >= 3072, limits                                  # samples cut shorter never parse
 
