@@ -56,7 +56,7 @@ def measure(init, store, arm:str, limit:int, samples:int, seed:int, params:dict)
     return dict(arm=arm + (f'@{pad}' if pad else ''), limit=limit, samples=samples, seed=seed, prompt_tokens=statistics.median(ptok), answer_tokens=statistics.median(ntok),
                 answer_tokens_max=max(ntok), unparsed_reasons=dict(fails.most_common()),
                 cut=sum(n >= 0.98 * limit for n in ntok) / len(ntok), tokens_per_s=round(sum(ntok) / gen_s, 1), seconds=round(secs),
-                tasks_correct=len({r.task_id for r in ros if r.verdict == 'ok'}), **step_metrics(ros))
+                **step_metrics(ros))
 
 
 def main(argv=None):

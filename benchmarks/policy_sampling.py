@@ -30,7 +30,7 @@ def main(argv=None):
         ros = evolve(be, PromptSource(tasks, PromptPlan(arm='plain', stage1_form=a.form), db), kr, 1, a.samples, len(tasks),
                      GenConfig(max_new_tokens=a.max_new_tokens, temperature=temp, seed=0), split=a.split, progress=False)
         m = step_metrics(ros)
-        rows.append(dict(temperature=temp, seconds=round(time.time() - t0), tasks_correct=len({r.task_id for r in ros if r.verdict == 'ok'}), **m))
+        rows.append(dict(temperature=temp, seconds=round(time.time() - t0), **m))
         print(json.dumps(rows[-1]), flush=True)
     print(f"{'temp':>5} {'n':>4} {'unparsed':>8} {'correct':>7} {'fast_1':>6} {'gmean':>6} {'tasks_ok':>8}")
     for r in rows:

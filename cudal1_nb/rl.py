@@ -318,14 +318,15 @@ def prompt_dataset(source:PromptSource):
 # %% ../nbs/15_rl.ipynb #65e1d0d4
 def step_metrics(rollouts:list, # `Rollout`s of one step (or any set)
                 )->dict:
-    "n, correct fraction, fast_1 (correct and faster beyond noise), gmean sampled speedup (failures as 1.0x), gmean over correct, mean reward, parse failures."
+    "n, correct fraction, fast_1 (correct and faster beyond noise), gmean sampled speedup (failures as 1.0x), gmean over correct, mean reward, parse failures, tasks sampled and tasks with a correct sample."
     n = len(rollouts)
     ok = [r for r in rollouts if r.verdict == 'ok']
     rw = [r.reward for r in rollouts if r.reward is not None]
     return dict(n=n, correct=len(ok) / n if n else 0.0, fast_1=sum((r.counted or 0) > 1.0 for r in ok) / n if n else 0.0,
                 gmean=gmean([(r.counted or 1.0) if r.verdict == 'ok' else 1.0 for r in rollouts if r.verdict != 'infra']),
                 gmean_correct=gmean([r.counted for r in ok if r.counted]), reward=sum(rw) / len(rw) if rw else None,
-                unparsed=sum(r.verdict == 'unparsed' for r in rollouts) / n if n else 0.0, infra=sum(r.verdict == 'infra' for r in rollouts))
+                unparsed=sum(r.verdict == 'unparsed' for r in rollouts) / n if n else 0.0, infra=sum(r.verdict == 'infra' for r in rollouts),
+                tasks=len({r.task_id for r in rollouts}), tasks_correct=len({r.task_id for r in ok}))
 
 def best_so_far(rollouts:list)->dict:
     "Per task: the best conservative speedup of a correct sample so far."
