@@ -11,7 +11,8 @@ policy's, and above plain GRPO's with an interval over seeds).
 
 The policy trains and samples on --device; programs are judged where `-p eval_device` says (the RLConfig field, 'cpu'
 by default). With --parallel N, N arm-seeds run at once, each in its own process (give each fewer harness workers with
-`-p workers K`). Run again with the same OUT to go on: finished arm-seeds are read back, unfinished ones resume from
+`-p workers K`); refused when the arms would train on the GPU that times their programs (one arm's timings would run
+beside the others' generation). An arm-seed that fails is recorded (`failed` in the summary) and the others go on. Run again with the same OUT to go on: finished arm-seeds are read back, unfinished ones resume from
 their last checkpoint (with the whole --budget again: a cut run is said so in its row).
 
 RUN_DIR is a selftrain run (or sft run); STORE the store those stages wrote. Writes OUT/<arm>-s<seed>/ (the RL run
@@ -88,17 +89,24 @@ def main(argv=None):
     ap.add_argument('--rewrite', action='store_true', help="only rewrite the tables and the plot from OUT/summary.json")
     ap.add_argument('--baseline-only', action='store_true', help="only sample the stage-2 policy (OUT/baseline.json) and stop: the arms read it when run with the same OUT")
     a = ap.parse_args(argv)
-    if a.rewrite:
+    if a.rewrite:   # the runs summary.json names, and any arm-seed of --arms x --seeds finished since (its experiment.json)
         sm = json.loads((Path(a.out)/'summary.json').read_text())
         a.budget = sm['budget_s']
-        runs = {(k.rsplit('-s', 1)[0], int(k.rsplit('-s', 1)[1])): v for k, v in sm['runs'].items()}
-        return write_results(Path(a.out), a, a.arms.split(','), sm['seeds'], sm['params'], sm['stage2'], runs, time.time() - sm['seconds'], sm['command'])
+        key = lambda k: (k.rsplit('-s', 1)[0], int(k.rsplit('-s', 1)[1]))
+        runs = {key(k): v for k, v in sm['runs'].items()}
+        seeds = sorted(set(sm['seeds']) | {int(x) for x in a.seeds.split(',')})
+        for x in a.arms.split(','):
+            for sd in seeds:
+                if (f := Path(a.out)/f"{x}-s{sd}"/'experiment.json').exists(): runs[(x, sd)] = json.loads(f.read_text())
+        failed = {key(k): v for k, v in sm.get('failed', {}).items() if key(k) not in runs}
+        return write_results(Path(a.out), a, a.arms.split(','), seeds, sm['params'], sm['stage2'], runs, time.time() - sm['seconds'], sm['command'], failed, sm.get('git'))
     from cudal1_nb.rl import RLConfig, run_rl
     from cudal1_nb.cli import _params
     out, seeds, arms = Path(a.out), [int(s) for s in a.seeds.split(',')], a.arms.split(',')
     if bad := [x for x in arms if x not in ARMS]: sys.exit(f"unknown arm(s) {bad}; known: {list(ARMS)}")
     params = _params(a.p, None)   # each VALUE as JSON where it parses, else the string (as `cudal1 -p`)
     for x in arms: RLConfig.from_params(dict(params, **ARMS[x], init=a.init, device=a.device))   # refuse bad settings before anything runs
+    if a.parallel > 1 and (why := shared_judge(a.device, str(params.get('eval_device', 'cpu')))): sys.exit(f"--parallel {a.parallel}: {why}")
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     if a.baseline_from:   # the stage-2 policy as an earlier experiment measured it: same checkpoint, store and sampling
@@ -118,7 +126,7 @@ def main(argv=None):
     (out/'baseline.json').write_text(json.dumps(base, indent=1) + '\n')
     print('stage-2 policy:', json.dumps(base), flush=True)
     if a.baseline_only: return print(f"wrote {out/'baseline.json'} in {time.time() - t0:.0f} s")
-    runs, todo = {}, []
+    runs, todo, failed = {}, [], {}
     for seed in seeds:
         for x in arms:
             done = out/f"{x}-s{seed}"/'experiment.json'
@@ -126,19 +134,38 @@ def main(argv=None):
             else: todo.append((x, seed))
     jobs = [(x, seed, str(out/f"{x}-s{seed}"), a.store, dict(params, **ARMS[x], init=a.init, seed=seed, steps=params.get('steps', 1000),
                                                              time_budget_s=a.budget, device=a.device)) for x, seed in todo]
-    def finished(x, seed, s):
-        runs[(x, seed)] = s
-        print(f"{x} seed {seed}: {s['steps']} steps, train last {json.dumps(s['train_last'])}, held-out after {json.dumps(s['held_out_after'])}", flush=True)
-        write_results(out, a, arms, seeds, params, base, runs, t0)   # after every run: a stopped experiment keeps what it measured
+    def finished(x, seed, get):
+        try: s = get()
+        except Exception as e:   # one arm-seed's failure (out of GPU memory, say) is recorded; the others go on
+            failed[(x, seed)] = f"{type(e).__name__}: {(str(e).splitlines() or [''])[0][:300]}"
+            print(f"{x} seed {seed}: FAILED: {failed[(x, seed)]} (run the experiment again with the same OUT to redo it)", flush=True)
+        else:
+            runs[(x, seed)] = s
+            print(f"{x} seed {seed}: {s['steps']} steps, train last {json.dumps(s['train_last'])}, held-out after {json.dumps(s['held_out_after'])}", flush=True)
+        write_results(out, a, arms, seeds, params, base, runs, t0, failed=failed)   # after every run: a stopped experiment keeps what it measured
     if a.parallel > 1 and len(jobs) > 1:
         import multiprocessing as mp
         from concurrent.futures import ProcessPoolExecutor, as_completed
         with ProcessPoolExecutor(a.parallel, mp_context=mp.get_context('spawn'), max_tasks_per_child=1) as ex:
             futs = {ex.submit(run_one, *j): j for j in jobs}
-            for f in as_completed(futs): finished(futs[f][0], futs[f][1], f.result())
+            for f in as_completed(futs): finished(futs[f][0], futs[f][1], f.result)
     else:
-        for j in jobs: finished(j[0], j[1], run_one(*j))
-    print(f"wrote {out} in {time.time() - t0:.0f} s")
+        for j in jobs: finished(j[0], j[1], lambda: run_one(*j))
+    print(f"wrote {out} in {time.time() - t0:.0f} s" + (f"; {len(failed)} arm-seed(s) failed: {sorted(f'{x}-s{sd}' for x, sd in failed)}" if failed else ''))
+    if failed: sys.exit(1)
+
+
+def shared_judge(device:str, eval_device:str)->str|None:
+    """Why arms run side by side would disturb each other's reward, or None. The device lock keeps one arm's judging
+    apart from another's, not from the other arms' generation and updates: arms that train on the GPU that times their
+    programs slow those timings (a launch-bound program's synced time then exceeds its event time, and the
+    `unjoined_stream` check flags honest programs)."""
+    gpu = lambda d: None if not d.startswith('cuda') else (d.split(':')[1] if ':' in d else '0')
+    if gpu(eval_device) is not None and gpu(eval_device) == gpu(device):
+        return (f"the arms train on {device} and their programs are timed on {eval_device}, the same GPU: one arm's timings would run "
+                f"beside the others' generation and updates; run the arms one at a time (--parallel 1) or judge on another GPU "
+                f"(-p eval_device cuda:N)")
+    return None
 
 
 def run_one(arm, seed, run_dir, store, params):
@@ -167,43 +194,46 @@ def step_split(rd):
                 reward_share=round(sum(t.get('reward_s', 0) for t in times) / max(sum(t['seconds'] for t in times), 1e-9), 3) if times else None)
 
 
-def write_results(out, a, arms, seeds, params, base, runs, t0, command=None):
-    "summary.json, table.md and curves.html over the runs finished so far (seeds with every arm done count in the table)."
+def write_results(out, a, arms, seeds, params, base, runs, t0, command=None, failed=None, git=None):
+    "summary.json, table.md and curves.html over the runs finished so far: each arm over the seeds it finished (the count in its row); failed arm-seeds named."
     from cudal1_nb.rl import read_rollouts, curves
     from cudal1_nb.core import git_info
-    done = [s for s in seeds if all((x, s) in runs for x in arms)]
-    if not done: return
-    seeds = done
+    failed = failed or {}
+    per = {x: [s for s in seeds if (x, s) in runs] for x in arms}
+    if not any(per.values()): return
+    arms = [x for x in arms if per[x]]
     rows = []
     for x in arms:
         for split, key in (('train', 'train_last'), ('held-out', 'held_out_after')):
-            r = dict(arm=x, split=split, seeds=len(seeds))
+            r = dict(arm=x, split=split, seeds=len(per[x]))
             for m in SHOW:
-                mean, lo, hi = ci95([runs[(x, s)][key].get(m) for s in seeds], log=m.startswith('gmean'))
+                mean, lo, hi = ci95([runs[(x, s)][key].get(m) for s in per[x]], log=m.startswith('gmean'))
                 r[m] = mean; r[m + '_ci'] = [lo, hi]
             if split == 'train':
-                mean, lo, hi = ci95([runs[(x, s)]['train_best_gmean'] for s in seeds], log=True); r['best_gmean'], r['best_gmean_ci'] = mean, [lo, hi]
+                mean, lo, hi = ci95([runs[(x, s)]['train_best_gmean'] for s in per[x]], log=True); r['best_gmean'], r['best_gmean_ci'] = mean, [lo, hi]
             b = base.get(split) or {}
             r['ratio_to_stage2'] = r['gmean'] / b['gmean'] if r['gmean'] and b.get('gmean') else None
             rows.append(r)
-    summary = dict(command=command or ' '.join(sys.argv), git=git_info(), budget_s=a.budget, seeds=seeds, params=params, stage2=base, table=rows,
-                   runs={f"{x}-s{s}": v for (x, s), v in runs.items()}, seconds=round(time.time() - t0, 1))
+    summary = dict(command=command or ' '.join(sys.argv), git=git or git_info(), budget_s=a.budget, seeds=seeds, params=params, stage2=base, table=rows,
+                   runs={f"{x}-s{s}": v for (x, s), v in runs.items()}, failed={f"{x}-s{s}": v for (x, s), v in failed.items()},
+                   seconds=round(time.time() - t0, 1))
     (out/'summary.json').write_text(json.dumps(summary, indent=1) + '\n')
     fmt = lambda v: '—' if v is None else f"{v:.3f}"
-    lines = ['| arm | split | correct | fast_1 | gmean sampled (95 % CI over seeds, on the logs) | gmean correct | tasks with a correct sample | best-so-far gmean | / stage 2 |', '|---|---|---|---|---|---|---|---|---|']
+    lines = ['| arm | split | seeds | correct | fast_1 | gmean sampled (95 % CI over seeds, on the logs) | gmean correct | tasks with a correct sample | best-so-far gmean | / stage 2 |', '|---|---|---|---|---|---|---|---|---|---|']
     for r in rows:
         ci = r['gmean_ci']
-        lines.append(f"| {r['arm']} | {r['split']} | {fmt(r['correct'])} | {fmt(r['fast_1'])} | {fmt(r['gmean'])} [{fmt(ci[0])}, {fmt(ci[1])}] | "
+        lines.append(f"| {r['arm']} | {r['split']} | {r['seeds']} | {fmt(r['correct'])} | {fmt(r['fast_1'])} | {fmt(r['gmean'])} [{fmt(ci[0])}, {fmt(ci[1])}] | "
                      f"{fmt(r['gmean_correct'])} | {fmt(r['tasks_correct'])} | {fmt(r.get('best_gmean'))} | {fmt(r['ratio_to_stage2'])} |")
-    lines.append(f"| stage 2 | train | {fmt(base['train']['correct'])} | {fmt(base['train']['fast_1'])} | {fmt(base['train']['gmean'])} | {fmt(base['train']['gmean_correct'])} | {fmt(base['train'].get('tasks_correct'))} | | 1.000 |")
+    lines.append(f"| stage 2 | train | - | {fmt(base['train']['correct'])} | {fmt(base['train']['fast_1'])} | {fmt(base['train']['gmean'])} | {fmt(base['train']['gmean_correct'])} | {fmt(base['train'].get('tasks_correct'))} | | 1.000 |")
     if 'held-out' in base:
-        lines.append(f"| stage 2 | held-out | {fmt(base['held-out']['correct'])} | {fmt(base['held-out']['fast_1'])} | {fmt(base['held-out']['gmean'])} | {fmt(base['held-out']['gmean_correct'])} | {fmt(base['held-out'].get('tasks_correct'))} | | 1.000 |")
+        lines.append(f"| stage 2 | held-out | - | {fmt(base['held-out']['correct'])} | {fmt(base['held-out']['fast_1'])} | {fmt(base['held-out']['gmean'])} | {fmt(base['held-out']['gmean_correct'])} | {fmt(base['held-out'].get('tasks_correct'))} | | 1.000 |")
     lines += ['', '| arm | steps (per seed) | step s (median) | generation s | reward s (trainer waits) | update s | reward share of the step |', '|---|---|---|---|---|---|---|']
     for x in arms:
-        sp = [runs[(x, s)].get('step_split') or {} for s in seeds]
+        sp = [runs[(x, s)].get('step_split') or {} for s in per[x]]
         md = lambda k: fmt(statistics.median(v[k] for v in sp if v.get(k) is not None)) if any(v.get(k) is not None for v in sp) else '—'
-        lines.append(f"| {x} | {', '.join(str(runs[(x, s)]['steps']) + (' (resumed)' if runs[(x, s)].get('resumed') else '') for s in seeds)} | "
+        lines.append(f"| {x} | {', '.join(str(runs[(x, s)]['steps']) + (' (resumed)' if runs[(x, s)].get('resumed') else '') for s in per[x])} | "
                      f"{md('seconds')} | {md('generate_s')} | {md('reward_s')} | {md('update_s')} | {md('reward_share')} |")
+    lines += [f"\nfailed, not in the tables: {k}-s{s}: {v}" for (k, s), v in sorted(failed.items())]
     (out/'table.md').write_text('\n'.join(lines) + '\n')
     print('\n'.join(lines))
     try:
@@ -212,10 +242,10 @@ def write_results(out, a, arms, seeds, params, base, runs, t0, command=None):
         fig = make_subplots(rows=1, cols=3, subplot_titles=('correct (train)', 'fast_1 (train)', 'gmean sampled speedup (train)'))
         colors = dict(contrastive='#1f77b4', plain='#ff7f0e', evolve='#2ca02c')
         for x in arms:
-            per = {s: [r for r in curves(read_rollouts(out/f"{x}-s{s}"/'rollouts.jsonl')) if r['split'] == 'train'] for s in seeds}
-            steps = sorted({r['step'] for rs in per.values() for r in rs})
+            cv = {s: [r for r in curves(read_rollouts(out/f"{x}-s{s}"/'rollouts.jsonl')) if r['split'] == 'train'] for s in per[x]}
+            steps = sorted({r['step'] for rs in cv.values() for r in rs})
             for i, m in enumerate(('correct', 'fast_1', 'gmean'), 1):
-                vals = [[r[m] for rs in per.values() for r in rs if r['step'] == st and r[m] is not None] for st in steps]
+                vals = [[r[m] for rs in cv.values() for r in rs if r['step'] == st and r[m] is not None] for st in steps]
                 mean = [statistics.fmean(v) if v else None for v in vals]
                 lo, hi = [min(v) if v else None for v in vals], [max(v) if v else None for v in vals]
                 fig.add_trace(go.Scatter(x=steps + steps[::-1], y=hi + lo[::-1], fill='toself', line=dict(width=0), fillcolor=colors[x], opacity=0.15,
@@ -223,7 +253,7 @@ def write_results(out, a, arms, seeds, params, base, runs, t0, command=None):
                 fig.add_trace(go.Scatter(x=steps, y=mean, mode='lines', name=x, line=dict(color=colors[x]), showlegend=i == 1), row=1, col=i)
             for i, m in enumerate(('correct', 'fast_1', 'gmean'), 1):
                 fig.add_hline(y=base['train'][m], line=dict(dash='dot', color='grey'), row=1, col=i)
-        fig.update_layout(title=f"{a.world}, {len(seeds)} seeds, {a.budget:.0f} s per arm (band: min-max over seeds; dotted: stage-2 policy)", height=380)
+        fig.update_layout(title=f"{a.world}, seeds per arm: {', '.join(f'{x} {len(per[x])}' for x in arms)}, {a.budget:.0f} s per arm (band: min-max over seeds; dotted: stage-2 policy)", height=380)
         fig.write_html(str(out/'curves.html'), include_plotlyjs=True if a.plotlyjs == 'inline' else a.plotlyjs)
     except ImportError: pass
 

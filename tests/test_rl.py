@@ -70,3 +70,38 @@ def test_evolve_with_an_api_backend(tmp_path, monkeypatch):
     assert ros[0].remeasured in ('agree', 'disagree')                # above 3x: measured twice before it counts
     with Store(tmp_path/'s.sqlite') as st: assert {c.stage for c in st.candidates(tid)} == {'rl'}
     assert (tmp_path/'run'/'summary.json').exists() and json.loads((tmp_path/'run'/'curves.json').read_text())['curves']
+
+
+def _rl_experiment():
+    import importlib.util
+    from pathlib import Path
+    spec = importlib.util.spec_from_file_location('rl_experiment', Path(__file__).resolve().parents[1]/'benchmarks'/'rl_experiment.py')
+    m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
+    return m
+
+
+def test_rl_experiment_tables_each_arm_over_its_seeds_and_names_the_failed(tmp_path):
+    "benchmarks/rl_experiment.py: an arm-seed that failed (out of GPU memory, say) is named, the others are tabled over the seeds each finished."
+    import time
+    from types import SimpleNamespace
+    ex = _rl_experiment()
+    m = lambda c: dict(n=4, correct=c, fast_1=0.0, gmean=1.0, gmean_correct=1.0, tasks_correct=2)
+    run = lambda c: dict(steps=3, train_last=m(c), held_out_after=m(0.0), train_best_gmean=1.0,
+                         step_split=dict(seconds=10.0, generate_s=8.0, reward_s=1.0, update_s=1.0, reward_share=0.1))
+    for d in ('contrastive-s0', 'contrastive-s1', 'plain-s0'): (tmp_path/d).mkdir(); (tmp_path/d/'rollouts.jsonl').write_text('')
+    runs = {('contrastive', 0): run(0.2), ('contrastive', 1): run(0.4), ('plain', 0): run(0.3)}
+    ex.write_results(tmp_path, SimpleNamespace(budget=60.0, world='w', plotlyjs='cdn'), ['contrastive', 'plain'], [0, 1], {},
+                     {'train': m(0.5)}, runs, time.time(), command='c', failed={('plain', 1): 'OutOfMemoryError: CUDA out of memory'})
+    sm = json.loads((tmp_path/'summary.json').read_text())
+    rows = {(r['arm'], r['split']): r for r in sm['table']}
+    assert (rows[('contrastive', 'train')]['seeds'], rows[('plain', 'train')]['seeds']) == (2, 1)
+    assert abs(rows[('contrastive', 'train')]['correct'] - 0.3) < 1e-9 and rows[('plain', 'train')]['correct'] == 0.3
+    assert sm['failed'] == {'plain-s1': 'OutOfMemoryError: CUDA out of memory'}
+    assert 'plain-s1: OutOfMemoryError' in (tmp_path/'table.md').read_text()
+
+
+def test_rl_experiment_refuses_side_by_side_arms_judged_on_their_own_gpu():
+    "Arms run side by side on the GPU that times their programs would slow each other's timings: refused; another GPU or the CPU is fine."
+    ex = _rl_experiment()
+    assert ex.shared_judge('cuda', 'cuda') and ex.shared_judge('cuda:0', 'cuda') and ex.shared_judge('cuda:1', 'cuda:1')
+    assert ex.shared_judge('cuda:0', 'cuda:1') is None and ex.shared_judge('cuda', 'cpu') is None and ex.shared_judge('cpu', 'cpu') is None
