@@ -200,7 +200,7 @@ def write_results(out, a, arms, seeds, params, base, runs, t0, command=None, fai
     from cudal1_nb.core import git_info
     failed = failed or {}
     per = {x: [s for s in seeds if (x, s) in runs] for x in arms}
-    if not any(per.values()): return
+    if not any(per.values()) and not failed: return   # nothing to say yet; a failure alone is said
     arms = [x for x in arms if per[x]]
     rows = []
     for x in arms:

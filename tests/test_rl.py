@@ -98,6 +98,10 @@ def test_rl_experiment_tables_each_arm_over_its_seeds_and_names_the_failed(tmp_p
     assert abs(rows[('contrastive', 'train')]['correct'] - 0.3) < 1e-9 and rows[('plain', 'train')]['correct'] == 0.3
     assert sm['failed'] == {'plain-s1': 'OutOfMemoryError: CUDA out of memory'}
     assert 'plain-s1: OutOfMemoryError' in (tmp_path/'table.md').read_text()
+    first = tmp_path/'first'; first.mkdir()   # the first arm-seed to end failed: the summary says so at once
+    ex.write_results(first, SimpleNamespace(budget=60.0, world='w', plotlyjs='cdn'), ['contrastive'], [0], {}, {'train': m(0.5)}, {},
+                     time.time(), command='c', failed={('contrastive', 0): 'OutOfMemoryError: x'})
+    assert json.loads((first/'summary.json').read_text())['failed'] == {'contrastive-s0': 'OutOfMemoryError: x'}
 
 
 def test_rl_experiment_refuses_side_by_side_arms_judged_on_their_own_gpu():
