@@ -12,8 +12,9 @@ policy's, and above plain GRPO's with an interval over seeds).
 The policy trains and samples on --device; programs are judged where `-p eval_device` says (the RLConfig field, 'cpu'
 by default). With --parallel N, N arm-seeds run at once, each in its own process (give each fewer harness workers with
 `-p workers K`); refused when the arms would train on the GPU that times their programs (one arm's timings would run
-beside the others' generation). An arm-seed that fails is recorded (`failed` in the summary) and the others go on. Run again with the same OUT to go on: finished arm-seeds are read back, unfinished ones resume from
-their last checkpoint (with the whole --budget again: a cut run is said so in its row).
+beside the others' generation). An arm-seed that fails is recorded (`failed` in the summary) and the others go on.
+Run again with the same OUT to go on: finished arm-seeds are read back, unfinished ones resume from their last
+checkpoint (with the whole --budget again: a cut run is said so in its row).
 
 RUN_DIR is a selftrain run (or sft run); STORE the store those stages wrote. Writes OUT/<arm>-s<seed>/ (the RL run
 directories, rollouts included), OUT/baseline.json, OUT/summary.json, OUT/table.md and OUT/curves.html.
@@ -160,8 +161,9 @@ def shared_judge(device:str, eval_device:str)->str|None:
     apart from another's, not from the other arms' generation and updates: arms that train on the GPU that times their
     programs slow those timings (a launch-bound program's synced time then exceeds its event time, and the
     `unjoined_stream` check flags honest programs)."""
-    gpu = lambda d: None if not d.startswith('cuda') else (d.split(':')[1] if ':' in d else '0')
-    if gpu(eval_device) is not None and gpu(eval_device) == gpu(device):
+    from cudal1_nb.core import _pick
+    trains_on_gpu = device == 'auto' or device.startswith('cuda')   # 'auto' trains on the first GPU when there is one
+    if trains_on_gpu and eval_device.startswith('cuda') and _pick(device.replace('auto', 'cuda'), None) == _pick(eval_device, None):
         return (f"the arms train on {device} and their programs are timed on {eval_device}, the same GPU: one arm's timings would run "
                 f"beside the others' generation and updates; run the arms one at a time (--parallel 1) or judge on another GPU "
                 f"(-p eval_device cuda:N)")

@@ -109,3 +109,4 @@ def test_rl_experiment_refuses_side_by_side_arms_judged_on_their_own_gpu():
     ex = _rl_experiment()
     assert ex.shared_judge('cuda', 'cuda') and ex.shared_judge('cuda:0', 'cuda') and ex.shared_judge('cuda:1', 'cuda:1')
     assert ex.shared_judge('cuda:0', 'cuda:1') is None and ex.shared_judge('cuda', 'cpu') is None and ex.shared_judge('cpu', 'cpu') is None
+    assert ex.shared_judge('auto', 'cuda') and ex.shared_judge('auto', 'cuda:1') is None   # 'auto' trains on the first GPU
