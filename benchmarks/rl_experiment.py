@@ -10,9 +10,11 @@ policy's, and above plain GRPO's with an interval over seeds).
         --seeds 0,1,2 --budget 180 [--arms contrastive,plain,evolve] [--device cuda] [--parallel 3] [-p KEY VALUE ...]
 
 The policy trains and samples on --device; programs are judged where `-p eval_device` says (the RLConfig field, 'cpu'
-by default). With --parallel N, N arm-seeds run at once, each in its own process (give each fewer harness workers with
-`-p workers K`); refused when the arms would train on the GPU that times their programs (one arm's timings would run
-beside the others' generation). An arm-seed that fails is recorded (`failed` in the summary) and the others go on.
+by default). Either may list several GPUs (`--device cuda:0,cuda:1,cuda:2 -p eval_device cuda:3`): the arms of the
+i-th seed train on the i-th listed device and are judged on the i-th listed eval device (both cycled), so every
+device carries one arm-seed of each arm. With --parallel N, N arm-seeds run at once, each in its own process (give
+each fewer harness workers with `-p workers K`); refused when an arm would train on a GPU that times programs (its
+generation would run beside the timings). An arm-seed that fails is recorded (`failed` in the summary) and the others go on.
 Run again with the same OUT to go on: finished arm-seeds are read back, unfinished ones resume from their last
 checkpoint (with the whole --budget again: a cut run is said so in its row).
 
@@ -81,7 +83,7 @@ def main(argv=None):
     ap.add_argument('--arms', default='contrastive,plain,evolve')
     ap.add_argument('--budget', type=float, default=180.0, help='seconds of training per arm and seed')
     ap.add_argument('--baseline-samples', type=int, default=4)
-    ap.add_argument('--device', default='cpu', help="where the policy trains and samples: 'cpu', 'cuda' or 'cuda:N'")
+    ap.add_argument('--device', default='cpu', help="where the policy trains and samples: 'cpu', 'cuda' or 'cuda:N', or several GPUs 'cuda:0,cuda:1' (seed i on the i-th)")
     ap.add_argument('--parallel', type=int, default=1, help='arm-seeds run at once, each in its own process')
     ap.add_argument('--world', default='CPU mini-world', help='what the plot calls the task world and devices')
     ap.add_argument('--baseline-from', help="an earlier experiment's OUT directory with the same --init and --store: its baseline.json is the yardstick (not sampled again)")
@@ -106,15 +108,19 @@ def main(argv=None):
     out, seeds, arms = Path(a.out), [int(s) for s in a.seeds.split(',')], a.arms.split(',')
     if bad := [x for x in arms if x not in ARMS]: sys.exit(f"unknown arm(s) {bad}; known: {list(ARMS)}")
     params = _params(a.p, None)   # each VALUE as JSON where it parses, else the string (as `cudal1 -p`)
-    for x in arms: RLConfig.from_params(dict(params, **ARMS[x], init=a.init, device=a.device))   # refuse bad settings before anything runs
-    if a.parallel > 1 and (why := shared_judge(a.device, str(params.get('eval_device', 'cpu')))): sys.exit(f"--parallel {a.parallel}: {why}")
+    devs, evs = a.device.split(','), str(params.get('eval_device', 'cpu')).split(',')
+    place = lambda seed: placement(a.device, ','.join(evs), seeds, seed)
+    for x in arms:   # refuse bad settings before anything runs
+        for d in devs:
+            for e in evs: RLConfig.from_params(dict(params, **ARMS[x], init=a.init, device=d, eval_device=e))
+    if a.parallel > 1 and (why := shared_judge(a.device, ','.join(evs))): sys.exit(f"--parallel {a.parallel}: {why}")
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     if a.baseline_from:   # the stage-2 policy as an earlier experiment measured it: same checkpoint, store and sampling
         prev = json.loads((Path(a.baseline_from)/'summary.json').read_text())
         pa = ap.parse_args(shlex.split(prev['command'])[1:])   # its command, read by this parser
         def sampling(ps):   # what `baseline` samples and judges with
-            c = RLConfig.from_params(dict(_params(ps, None), arm='plain', init=a.init))
+            c = RLConfig.from_params({k: v for k, v in _params(ps, None).items() if k != 'eval_device'} | dict(arm='plain', init=a.init))
             return c.temperature, c.top_p, c.max_completion_length, c.reward_config(), c.eval_config()
         if (pa.init, pa.store, pa.baseline_samples, sampling(pa.p)) != (a.init, a.store, a.baseline_samples, sampling(a.p)):
             sys.exit(f"{a.baseline_from} sampled the stage-2 policy otherwise (--init, --store, --baseline-samples or sampling -p): {prev['command']}")
@@ -122,7 +128,7 @@ def main(argv=None):
     elif (out/'baseline.json').exists(): base = json.loads((out/'baseline.json').read_text())   # going on with an experiment
     else:
         bl_store = out/'baseline.sqlite'; shutil.copy(a.store, bl_store)
-        base = baseline(a.init, bl_store, out/'baseline', a.baseline_samples, seeds[0], params, a.device)
+        base = baseline(a.init, bl_store, out/'baseline', a.baseline_samples, seeds[0], dict(params, **place(seeds[0])), place(seeds[0])['device'])
         bl_store.unlink()
     (out/'baseline.json').write_text(json.dumps(base, indent=1) + '\n')
     print('stage-2 policy:', json.dumps(base), flush=True)
@@ -134,7 +140,7 @@ def main(argv=None):
             if done.exists(): runs[(x, seed)] = json.loads(done.read_text())
             else: todo.append((x, seed))
     jobs = [(x, seed, str(out/f"{x}-s{seed}"), a.store, dict(params, **ARMS[x], init=a.init, seed=seed, steps=params.get('steps', 1000),
-                                                             time_budget_s=a.budget, device=a.device)) for x, seed in todo]
+                                                             time_budget_s=a.budget, **place(seed))) for x, seed in todo]
     def finished(x, seed, get):
         try: s = get()
         except Exception as e:   # one arm-seed's failure (out of GPU memory, say) is recorded; the others go on
@@ -156,17 +162,25 @@ def main(argv=None):
     if failed: sys.exit(1)
 
 
+def placement(device:str, eval_device:str, seeds:list, seed:int)->dict:
+    "Where `seed`'s arms train and are judged: the i-th seed on the i-th listed device and eval device, both lists cycled."
+    devs, evs, i = device.split(','), eval_device.split(','), seeds.index(seed)
+    return dict(device=devs[i % len(devs)], eval_device=evs[i % len(evs)])
+
+
 def shared_judge(device:str, eval_device:str)->str|None:
-    """Why arms run side by side would disturb each other's reward, or None. The device lock keeps one arm's judging
-    apart from another's, not from the other arms' generation and updates: arms that train on the GPU that times their
-    programs slow those timings (a launch-bound program's synced time then exceeds its event time, and the
-    `unjoined_stream` check flags honest programs)."""
+    """Why arms run side by side would disturb each other's reward, or None; either argument may list devices
+    ('cuda:0,cuda:1'). The device lock keeps one arm's judging apart from another's, not from the other arms'
+    generation and updates: arms that train on a GPU that times programs slow those timings (a launch-bound program's
+    synced time then exceeds its event time, and the `unjoined_stream` check flags honest programs)."""
     from cudal1_nb.core import _pick
-    trains_on_gpu = device == 'auto' or device.startswith('cuda')   # 'auto' trains on the first GPU when there is one
-    if trains_on_gpu and eval_device.startswith('cuda') and _pick(device.replace('auto', 'cuda'), None) == _pick(eval_device, None):
-        return (f"the arms train on {device} and their programs are timed on {eval_device}, the same GPU: one arm's timings would run "
-                f"beside the others' generation and updates; run the arms one at a time (--parallel 1) or judge on another GPU "
-                f"(-p eval_device cuda:N)")
+    for d in device.split(','):
+        trains_on_gpu = d == 'auto' or d.startswith('cuda')   # 'auto' trains on the first GPU when there is one
+        for e in eval_device.split(','):
+            if trains_on_gpu and e.startswith('cuda') and _pick(d.replace('auto', 'cuda'), None) == _pick(e, None):
+                return (f"arms train on {d} and programs are timed on {e}, the same GPU: one arm's timings would run "
+                        f"beside the others' generation and updates; run the arms one at a time (--parallel 1) or judge on another GPU "
+                        f"(-p eval_device cuda:N)")
     return None
 
 

@@ -110,3 +110,13 @@ def test_rl_experiment_refuses_side_by_side_arms_judged_on_their_own_gpu():
     assert ex.shared_judge('cuda', 'cuda') and ex.shared_judge('cuda:0', 'cuda') and ex.shared_judge('cuda:1', 'cuda:1')
     assert ex.shared_judge('cuda:0', 'cuda:1') is None and ex.shared_judge('cuda', 'cpu') is None and ex.shared_judge('cpu', 'cpu') is None
     assert ex.shared_judge('auto', 'cuda') and ex.shared_judge('auto', 'cuda:1') is None   # 'auto' trains on the first GPU
+    assert ex.shared_judge('cuda:0,cuda:1,cuda:2', 'cuda:3') is None and ex.shared_judge('cuda:0,cuda:1', 'cuda:2,cuda:3') is None
+    assert 'cuda:1' in ex.shared_judge('cuda:0,cuda:1', 'cuda:1,cuda:2')   # one listed training GPU also judges
+
+
+def test_rl_experiment_places_each_seed_on_its_device():
+    "Seed i's arms train on the i-th listed device and are judged on the i-th listed eval device, both cycled."
+    ex = _rl_experiment()
+    got = [ex.placement('cuda:0,cuda:1,cuda:2', 'cuda:3', [0, 1, 2, 7], s) for s in (0, 1, 2, 7)]
+    assert [g['device'] for g in got] == ['cuda:0', 'cuda:1', 'cuda:2', 'cuda:0'] and {g['eval_device'] for g in got} == {'cuda:3'}
+    assert ex.placement('cuda', 'cpu', [0], 0) == dict(device='cuda', eval_device='cpu')
