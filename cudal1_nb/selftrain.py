@@ -17,7 +17,8 @@ from .exemplars import BucketSampler
 from .checkpoint import find_policy, load_policy
 
 # %% auto #0
-__all__ = ['KEEP_RULES', 'SelfTrainConfig', 'keep_pairs', 'contrastive_rows', 'sample_round', 'round_report', 'run_selftrain']
+__all__ = ['KEEP_RULES', 'TINY_PARAMS', 'SelfTrainConfig', 'keep_pairs', 'contrastive_rows', 'sample_round', 'round_report',
+           'policy_learning_rate', 'run_selftrain']
 
 # %% ../nbs/14_selftrain.ipynb #5c5ec8d3
 KEEP_RULES = ('correct', 'fast')
@@ -37,7 +38,7 @@ class SelfTrainConfig(StageConfig):
     keep: str = 'correct'        # 'correct' (the paper) or 'fast' (correct and not slower than the reference beyond noise)
     top_k: int = 0               # keep at most this many per task and round, fastest first (0: all)
     steps: int = 150             # fine-tuning steps per round at most
-    learning_rate: float = 0.0   # 0: stage 1's default for the model kind
+    learning_rate: float = 0.0   # 0: the rate the init policy was trained with (`policy_learning_rate`)
     batch_size: int = 0          # 0: stage 1's default
     contrastive_rows: int = 1    # rows in the contrastive form per kept program (0: none, the paper's stage 2); see the decisions
     contrastive_form: str = 'contrastive-terse/v1'  # their template (the RL stage uses the same one by default)
@@ -138,6 +139,29 @@ def round_report(rnd:int, pairs:list, counts:dict, n_asked:int, kept:list)->dict
                 gmean=round(gmean(cons + [1.0] * (n_asked - len(cons))), 4) if n_asked else None,
                 new_programs=len(kept), failures=dict(collections.Counter(counts).most_common()))
 
+# %% ../nbs/14_selftrain.ipynb #c8aaa32d
+TINY_PARAMS = 10_000_000   # a full policy below this many parameters is the project's tiny model kind (trained from scratch)
+
+def policy_learning_rate(init:Path,     # the policy's model directory (`find_policy`)
+                         kind:str,      # 'lora' or 'full' (`load_policy`)
+                         n_params:int,  # its parameter count
+                        )->float:
+    """The learning rate a policy was trained with: its stage-1 (or earlier self-training) run's resolved rate when
+    `init` is a run's model, else stage 1's default for its kind (tiny model, LoRA or full fine-tuning of a pretrained LM)."""
+    from types import SimpleNamespace
+    from cudal1_nb.sft import SFTStageConfig
+    rc = init.parent/'config.json' if init.name == 'model' else None
+    c = json.loads(rc.read_text()) if rc and rc.exists() else {}
+    if c.get('config_class') == 'SFTStageConfig':
+        k = c['config']
+        return SFTStageConfig.resolved_learning_rate(SimpleNamespace(learning_rate=k.get('learning_rate', 0.0), model=k.get('model', ''), lora_r=k.get('lora_r', 0)))
+    if c.get('config_class') == 'SelfTrainConfig':
+        k = c['config']
+        if k.get('learning_rate'): return k['learning_rate']
+        if k.get('init') and Path(k['init']).exists(): return policy_learning_rate(find_policy(k['init']), kind, n_params)
+    tiny = kind == 'full' and n_params < TINY_PARAMS
+    return SFTStageConfig.resolved_learning_rate(SimpleNamespace(learning_rate=0.0, model='' if tiny else str(init), lora_r=16 if kind == 'lora' else 0))
+
 # %% ../nbs/14_selftrain.ipynb #5a824754
 def run_selftrain(cfg:SelfTrainConfig, run_dir:str|Path, progress:bool=True)->dict:
     "Rounds of sample -> judge -> keep -> fine-tune; the model of the last round that kept something is saved to `run_dir/model`."
@@ -154,6 +178,7 @@ def run_selftrain(cfg:SelfTrainConfig, run_dir:str|Path, progress:bool=True)->di
     dev = cfg.sft_config().resolved_device()
     model, tok, kind = load_policy(init, dev)
     base = json.loads((init/'adapter_config.json').read_text()).get('base_model_name_or_path', '') if kind == 'lora' else ''
+    lr = cfg.learning_rate or policy_learning_rate(init, kind, model.num_parameters())
     kept, known, rounds, policy = [], set(), [], str(init)
     from cudal1_nb.device import _device_name
     devname, pdev = _device_name(cfg.eval_device.split(':')[0]), cfg.eval_device.split(':')[0]
@@ -171,9 +196,9 @@ def run_selftrain(cfg:SelfTrainConfig, run_dir:str|Path, progress:bool=True)->di
                 pools = {t: st.programs(t, devname) for t in {c.task_id for c, _ in kept}}
                 rows += contrastive_rows(kept, pools, {t.id: t for t in tasks}, cfg.contrastive_form, pdev, cfg.contrastive_rows, cfg.seed + rnd)
             ds, dropped = to_training(rows, tok, cfg.max_length)
-            tr = make_trainer(cfg.sft_config(model=base if kind == 'lora' else ''), model, tok, kind, ds, rd/f"round{rnd}")
+            tr = make_trainer(replace(cfg.sft_config(model=base if kind == 'lora' else ''), learning_rate=lr), model, tok, kind, ds, rd/f"round{rnd}")
             tr.train(); model = tr.model
-            rep.update(train_rows=len(ds), dropped=dropped, steps=tr.state.global_step,
+            rep.update(train_rows=len(ds), dropped=dropped, steps=tr.state.global_step, learning_rate=lr,
                        loss=next((h['loss'] for h in reversed(tr.state.log_history) if 'loss' in h), None))
             policy = f"{rd.name}/round{rnd}"
     (rd/'model').mkdir(exist_ok=True)
