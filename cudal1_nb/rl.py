@@ -22,7 +22,7 @@ from .checkpoint import find_policy, load_policy, trained_form
 # %% auto #0
 __all__ = ['ARMS', 'SMOOTHINGS', 'PromptPlan', 'build_prompt', 'Rollout', 'RewardConfig', 'base_reward', 'group_normalise',
            'KernelReward', 'PromptSource', 'prompt_dataset', 'step_metrics', 'best_so_far', 'curves', 'RLConfig',
-           'grpo_args', 'make_grpo_trainer', 'rollout_cache', 'evolve', 'read_rollouts', 'run_rl', 'plot_curves']
+           'grpo_args', 'make_grpo_trainer', 'evolve', 'read_rollouts', 'run_rl', 'plot_curves']
 
 # %% ../nbs/15_rl.ipynb #bd456626
 ARMS = ('contrastive', 'plain')
@@ -367,7 +367,6 @@ class RLConfig(StageConfig):
     prompts_per_step: int = 4    # distinct prompts per generation batch
     steps_per_generation: int = 1 # optimizer steps per scored generation batch (TRL)
     micro_batch: int = 0         # completions per forward/backward pass, gradients accumulated over the step (0: the whole step at once); less GPU memory, same update
-    cache: str = 'auto'          # the rollouts' KV cache, as `HFBackend`'s: 'auto' (on a GPU static with the decoding step compiled, on a CPU dynamic), 'static' or 'dynamic'
     num_iterations: int = 1      # passes over each scored batch (TRL's reuse of an expensive batch)
     learning_rate: float = 1e-4 # optimizer learning rate
     beta: float = 0.0            # KL penalty (TRL default 0)
@@ -413,7 +412,6 @@ class RLConfig(StageConfig):
         if self.micro_batch < 0 or (self.micro_batch and (self.prompts_per_step * self.num_generations // self.steps_per_generation) % self.micro_batch):
             raise ValueError(f"micro_batch ({self.micro_batch}) must be 0 or divide the completions of one optimizer step "
                              f"({self.prompts_per_step * self.num_generations // self.steps_per_generation})")
-        if self.cache not in ('auto', 'static', 'dynamic'): raise ValueError(f"cache must be 'auto', 'static' or 'dynamic', got {self.cache!r}")
         if self.num_iterations < 1 or not self.learning_rate > 0 or self.beta < 0 or not 0 < self.epsilon < 1: raise ValueError("need num_iterations >= 1, learning_rate > 0, beta >= 0, 0 < epsilon < 1")
         if self.scale_rewards not in ('group', 'batch', 'none'): raise ValueError(f"scale_rewards must be 'group', 'batch' or 'none', got {self.scale_rewards!r}")
         if not 0 < self.temperature <= 2 or not 0 < self.top_p <= 1 or self.max_completion_length < 16: raise ValueError("need 0 < temperature <= 2, 0 < top_p <= 1, max_completion_length >= 16")
@@ -460,16 +458,13 @@ def grpo_args(cfg:RLConfig, out_dir:str|Path, max_steps:int|None=None):
     TRL counts micro-batches: a generation batch is `steps_per_generation` of them and an optimizer step
     `gradient_accumulation_steps`, so with `micro_batch` m one optimizer step accumulates (completions per step) / m passes."""
     from trl import GRPOConfig
-    from cudal1_nb.generate import STATIC_LEN_STEP
     from cudal1_nb.sft import cpu_precision_args
     dev = cfg.resolved_device()
     per_step = cfg.prompts_per_step * cfg.num_generations // cfg.steps_per_generation
     mb = cfg.micro_batch or per_step
-    static = rollout_cache(cfg) != 'dynamic'
     return GRPOConfig(output_dir=str(Path(out_dir)/'trainer'), max_steps=max_steps or cfg.steps, per_device_train_batch_size=mb,
                       gradient_accumulation_steps=per_step // mb, num_generations=cfg.num_generations,
                       steps_per_generation=cfg.steps_per_generation * per_step // mb, num_iterations=cfg.num_iterations,
-                      **(dict(cache_implementation='static', pad_to_multiple_of=STATIC_LEN_STEP) if static else {}),
                       learning_rate=cfg.learning_rate, beta=cfg.beta, epsilon=cfg.epsilon, loss_type=cfg.loss_type, scale_rewards=cfg.scale_rewards,
                       temperature=cfg.temperature, top_p=cfg.top_p, top_k=0, max_completion_length=cfg.max_completion_length,
                       shuffle_dataset=False, logging_steps=1, save_strategy='steps', save_steps=cfg.save_steps, save_only_model=False,
@@ -477,20 +472,12 @@ def grpo_args(cfg:RLConfig, out_dir:str|Path, max_steps:int|None=None):
                       **(cpu_precision_args(dev, cfg.cpu_precision) if dev == 'cpu' else dict(bf16=True, gradient_checkpointing=False)))
 
 def make_grpo_trainer(cfg:RLConfig, model, tok, source:PromptSource, reward:KernelReward, out_dir:str|Path, callbacks:tuple=(), max_steps:int|None=None):
-    """TRL's `GRPOTrainer` over the prompt stream with `reward`, sampling with the cache `rollout_cache` names: on 'compiled'
-    the decoding step is compiled (TRL builds its generation config with compilation off; the weights it updates in place
-    are what the compiled step reads)."""
+    """TRL's `GRPOTrainer` over the prompt stream with `reward`. It samples with TRL's own path (dynamic KV cache, eager):
+    TRL's static cache with the decoding step compiled stopped on an H200 with NaN sampling probabilities
+    (`benchmarks/grpo_sampler.py`), and the static cache alone is no faster."""
     from trl import GRPOTrainer
-    tr = GRPOTrainer(model=model, reward_funcs=[reward], args=grpo_args(cfg, out_dir, max_steps), train_dataset=prompt_dataset(source),
-                     processing_class=tok, callbacks=list(callbacks))
-    tr.generation_config.disable_compile = rollout_cache(cfg) != 'compiled'
-    return tr
-
-def rollout_cache(cfg:RLConfig)->str:
-    "How GRPO samples on `cfg`'s device: 'compiled' (static KV cache, compiled decoding step: a GPU only), 'static' or 'dynamic'."
-    gpu = cfg.resolved_device() == 'cuda'
-    if cfg.cache == 'dynamic' or (cfg.cache == 'auto' and not gpu): return 'dynamic'
-    return 'compiled' if gpu else 'static'
+    return GRPOTrainer(model=model, reward_funcs=[reward], args=grpo_args(cfg, out_dir, max_steps), train_dataset=prompt_dataset(source),
+                       processing_class=tok, callbacks=list(callbacks))
 
 # %% ../nbs/15_rl.ipynb #627c2820
 def evolve(backend, # any `cudal1_nb.generate.Backend`
@@ -633,7 +620,6 @@ def run_rl(cfg:RLConfig, run_dir:str|Path, progress:bool=True)->dict:
     tr_rows = [r for r in ros if r.split == 'train']
     k = max(1, len(tr_rows) // 4)   # the last quarter of the training rollouts: where the policy ended
     summary = dict(mode=cfg.mode, arm=cfg.arm, init=str(init) if init else cfg.backend, steps=last, seconds=round(train_s, 1),
-                   sampler=rollout_cache(cfg) if cfg.mode == 'grpo' else None,
                    train_tasks=len(train), held_out_tasks=len(held), rollouts=len(ros), harness=reward.version,
                    train_first=step_metrics(tr_rows[:k]), train_last=step_metrics(tr_rows[-k:]),
                    train_best_gmean=gmean(list({**{t.id: 1.0 for t in train}, **best_so_far(tr_rows)}.values())),
