@@ -410,10 +410,20 @@ def _hf_generate(self:HFBackend, prompts:list[str], cfg:GenConfig|None=None, pro
     prompts, cfg = check_prompts(prompts), cfg or GenConfig()
     if not prompts: self.stats = dict(tokens=0, slots=0, batches=[]); return []
     self._load()
-    import torch
-    tok, m, st = self.tokenizer, self.model, self.settings()
+    tok = self.tokenizer
     templated = bool(getattr(tok, 'chat_template', None))
     ids = tok([self.format_prompt(p, cfg) for p in prompts], add_special_tokens=not templated)['input_ids']
+    _, eos = self._special_ids()
+    return [tok.decode(row[:-1] if row and row[-1] in eos else row, skip_special_tokens=True) for row in self.generate_ids(ids, cfg, progress)]
+
+def _hf_generate_ids(self:HFBackend, ids:list[list[int]], cfg:GenConfig|None=None, progress:bool=False)->list[list[int]]:
+    """The new tokens of one completion per prompt given as token ids (already templated), each up to and including its
+    end-of-sequence token when it wrote one: length-sorted left-padded batches, seeded per batch (`cfg.seed` + batch)."""
+    cfg = cfg or GenConfig()
+    if not ids: self.stats = dict(tokens=0, slots=0, batches=[]); return []
+    self._load()
+    import torch
+    m, st = self.model, self.settings()
     for i, x in enumerate(ids):
         if not x: raise ValueError(f"prompts[{i}] encodes to no tokens; give the model some text to continue")
     pad, eos = self._special_ids()
@@ -423,7 +433,7 @@ def _hf_generate(self:HFBackend, prompts:list[str], cfg:GenConfig|None=None, pro
     if static: kw |= dict(cache_implementation='static', disable_compile=not st['compile'])
     dev = next(m.parameters()).device
     batches = plan_batches([len(x) for x in ids], st['batch_size'], static, GPU_BATCH_TOKENS if dev.type == 'cuda' else None, cfg.max_new_tokens)
-    outs, bar = [None] * len(prompts), progress_bar(len(batches), self.name) if progress else None
+    outs, bar = [None] * len(ids), progress_bar(len(batches), self.name) if progress else None
     stats = dict(tokens=0, slots=0, batches=[], **st)
     cuda_devs = list(range(torch.cuda.device_count())) if torch.cuda.is_initialized() else []
     try:
@@ -438,8 +448,8 @@ def _hf_generate(self:HFBackend, prompts:list[str], cfg:GenConfig|None=None, pro
                 steps = len(new[0]) if new else 0
                 for i, row in zip(idx, new):
                     cut = next((j for j, t in enumerate(row) if t in eos), len(row))
-                    outs[i] = tok.decode(row[:cut], skip_special_tokens=True)
-                    stats['tokens'] += min(cut + 1, len(row))    # tokens up to and including the end-of-sequence token
+                    outs[i] = row[:cut + 1]
+                    stats['tokens'] += len(outs[i])    # tokens up to and including the end-of-sequence token
                 stats['slots'] += len(idx) * steps
                 stats['batches'].append(dict(rows=rows, prompts=len(idx), length=L, steps=steps, seconds=time.perf_counter() - t0))
                 if bar: bar.update(1)
@@ -448,7 +458,7 @@ def _hf_generate(self:HFBackend, prompts:list[str], cfg:GenConfig|None=None, pro
         self.stats = stats
     return outs
 
-HFBackend.generate = _hf_generate
+HFBackend.generate, HFBackend.generate_ids = _hf_generate, _hf_generate_ids
 
 # %% ../nbs/04_generate.ipynb #a138e697
 def run_coro(coro):

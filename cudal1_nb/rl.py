@@ -22,7 +22,7 @@ from .checkpoint import find_policy, load_policy, trained_form
 # %% auto #0
 __all__ = ['ARMS', 'SMOOTHINGS', 'PromptPlan', 'build_prompt', 'Rollout', 'RewardConfig', 'base_reward', 'group_normalise',
            'KernelReward', 'PromptSource', 'prompt_dataset', 'step_metrics', 'best_so_far', 'curves', 'RLConfig',
-           'grpo_args', 'make_grpo_trainer', 'evolve', 'read_rollouts', 'run_rl', 'plot_curves']
+           'grpo_args', 'make_grpo_trainer', 'engine_grpo_trainer', 'evolve', 'read_rollouts', 'run_rl', 'plot_curves']
 
 # %% ../nbs/15_rl.ipynb #bd456626
 ARMS = ('contrastive', 'plain')
@@ -367,6 +367,7 @@ class RLConfig(StageConfig):
     prompts_per_step: int = 4    # distinct prompts per generation batch
     steps_per_generation: int = 1 # optimizer steps per scored generation batch (TRL)
     micro_batch: int = 0         # completions per forward/backward pass, gradients accumulated over the step (0: the whole step at once); less GPU memory, same update
+    sampler: str = 'trl'         # who writes GRPO's completions: 'trl' (TRL's generate on the trained weights) or 'engine' (`HFBackend` on an inference copy, its weights copied after each update; on a GPU its fast path)
     num_iterations: int = 1      # passes over each scored batch (TRL's reuse of an expensive batch)
     learning_rate: float = 1e-4 # optimizer learning rate
     beta: float = 0.0            # KL penalty (TRL default 0)
@@ -409,6 +410,7 @@ class RLConfig(StageConfig):
         if self.steps < 1 or self.num_generations < 2 or self.prompts_per_step < 1: raise ValueError("need steps >= 1, num_generations >= 2 (a group), prompts_per_step >= 1")
         if (self.prompts_per_step * self.num_generations) % self.steps_per_generation:
             raise ValueError(f"prompts_per_step x num_generations ({self.prompts_per_step * self.num_generations}) must be divisible by steps_per_generation ({self.steps_per_generation})")
+        if self.sampler not in ('trl', 'engine'): raise ValueError(f"sampler must be 'trl' or 'engine', got {self.sampler!r}")
         if self.micro_batch < 0 or (self.micro_batch and (self.prompts_per_step * self.num_generations // self.steps_per_generation) % self.micro_batch):
             raise ValueError(f"micro_batch ({self.micro_batch}) must be 0 or divide the completions of one optimizer step "
                              f"({self.prompts_per_step * self.num_generations // self.steps_per_generation})")
@@ -472,12 +474,46 @@ def grpo_args(cfg:RLConfig, out_dir:str|Path, max_steps:int|None=None):
                       **(cpu_precision_args(dev, cfg.cpu_precision) if dev == 'cpu' else dict(bf16=True, gradient_checkpointing=False)))
 
 def make_grpo_trainer(cfg:RLConfig, model, tok, source:PromptSource, reward:KernelReward, out_dir:str|Path, callbacks:tuple=(), max_steps:int|None=None):
-    """TRL's `GRPOTrainer` over the prompt stream with `reward`. It samples with TRL's own path (dynamic KV cache, eager):
-    TRL's static cache with the decoding step compiled stopped on an H200 with NaN sampling probabilities
-    (`benchmarks/grpo_sampler.py`), and the static cache alone is no faster."""
+    """TRL's `GRPOTrainer` over the prompt stream with `reward`, sampling as `cfg.sampler` says. TRL's own path is its
+    dynamic KV cache, eager: its static cache with the decoding step compiled on the trained weights gave NaN gradients
+    on an H200 (`benchmarks/grpo_sampler.py`), and the static cache alone is no faster; 'engine' samples on a copy."""
     from trl import GRPOTrainer
-    return GRPOTrainer(model=model, reward_funcs=[reward], args=grpo_args(cfg, out_dir, max_steps), train_dataset=prompt_dataset(source),
-                       processing_class=tok, callbacks=list(callbacks))
+    cls = engine_grpo_trainer() if cfg.sampler == 'engine' else GRPOTrainer
+    return cls(model=model, reward_funcs=[reward], args=grpo_args(cfg, out_dir, max_steps), train_dataset=prompt_dataset(source),
+               processing_class=tok, callbacks=list(callbacks))
+
+def engine_grpo_trainer():
+    """A `GRPOTrainer` subclass whose completions the project's sampler (`HFBackend.generate_ids`) writes on an inference
+    copy of the policy, the copy's weights overwritten in place from the trained ones whenever an update happened since
+    (the shape of a generation server: separate weights, synced). Prompts with images go to TRL's own path."""
+    from trl import GRPOTrainer
+    class EngineGRPOTrainer(GRPOTrainer):
+        _engine, _engine_step, _engine_calls = None, -1, 0
+        def _generate_single_turn(self, prompt_ids, images=None, *a, **kw):
+            if getattr(self, 'use_vllm', False) or getattr(self, 'use_transformers_continuous_batching', False) or \
+               (images is not None and any(x is not None for x in images)):
+                return super()._generate_single_turn(prompt_ids, images, *a, **kw)
+            from cudal1_nb.generate import GenConfig
+            cfg = GenConfig(max_new_tokens=self.max_completion_length, temperature=self.temperature, top_p=self.top_p,
+                            seed=self.args.seed * 1_000_003 + self._engine_calls)   # fresh samples every call, reproducible per run
+            self._engine_calls += 1
+            return self.rollout_engine().generate_ids([[int(t) for t in x] for x in prompt_ids], cfg), None
+        def rollout_engine(self):
+            "The inference copy's `HFBackend`, holding the policy's current weights (bf16 on a GPU, as `HFBackend` samples)."
+            import copy, torch
+            from cudal1_nb.generate import HFBackend, _torch_dtype
+            policy = self.accelerator.unwrap_model(self.model)
+            if self._engine is None:
+                m = copy.deepcopy(policy).eval().requires_grad_(False)
+                gpu = next(m.parameters()).device.type == 'cuda'
+                if gpu: m = m.to(_torch_dtype(torch, None, 'cuda'))
+                self._engine = HFBackend.from_objects(m, self.processing_class, name='policy:engine', batch_size=None if gpu else 16)
+            elif self._engine_step != self.state.global_step:
+                with torch.no_grad():
+                    for e, p in zip(self._engine.model.parameters(), policy.parameters(), strict=True): e.copy_(p)
+            self._engine_step = self.state.global_step
+            return self._engine
+    return EngineGRPOTrainer
 
 # %% ../nbs/15_rl.ipynb #627c2820
 def evolve(backend, # any `cudal1_nb.generate.Backend`

@@ -120,3 +120,27 @@ def test_rl_experiment_places_each_seed_on_its_device():
     got = [ex.placement('cuda:0,cuda:1,cuda:2', 'cuda:3', [0, 1, 2, 7], s) for s in (0, 1, 2, 7)]
     assert [g['device'] for g in got] == ['cuda:0', 'cuda:1', 'cuda:2', 'cuda:0'] and {g['eval_device'] for g in got} == {'cuda:3'}
     assert ex.placement('cuda', 'cpu', [0], 0) == dict(device='cuda', eval_device='cpu')
+
+
+def test_engine_sampler_writes_with_the_trained_weights(tmp_path):
+    "sampler='engine': TRL's completions come from an inference copy whose weights are overwritten from the trained ones after an update."
+    import torch
+    from datasets import Dataset
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from cudal1_nb.generate import make_tiny_lm
+    from cudal1_nb.rl import RLConfig, grpo_args, engine_grpo_trainer
+    p = make_tiny_lm(tmp_path/'tiny')
+    tok, model = AutoTokenizer.from_pretrained(p), AutoModelForCausalLM.from_pretrained(p, dtype=torch.float32)
+    ds = Dataset.from_list([dict(prompt=[{'role': 'user', 'content': f'write program {i}'}]) for i in range(8)])
+    cfg = RLConfig(device='cpu', sampler='engine', steps=2, prompts_per_step=2, num_generations=4, max_completion_length=16,
+                   learning_rate=1e-2, save_steps=100)
+    reward = lambda completions, **kw: [float(len(str(c)) % 5) for c in completions]   # rewards that differ: a gradient
+    tr = engine_grpo_trainer()(model=model, reward_funcs=[reward], args=grpo_args(cfg, tmp_path/'rl'), train_dataset=ds, processing_class=tok)
+    w0 = {k: v.detach().clone() for k, v in model.named_parameters()}
+    tr.train()
+    assert tr._engine_calls == 2 and tr._engine is not None   # both steps' completions came from the copy
+    eng = tr._engine.model
+    assert any(not torch.equal(w0[k], v) for k, v in model.named_parameters()), "no update to copy"
+    assert any(not torch.equal(a, b) for a, b in zip(eng.parameters(), model.parameters())), "the copy holds the last update before any sync"
+    assert tr.rollout_engine().model is eng   # the same copy, its weights overwritten in place
+    assert all(torch.equal(a, b) for a, b in zip(eng.parameters(), model.parameters()))
