@@ -495,7 +495,7 @@ def engine_grpo_trainer():
                 return super()._generate_single_turn(prompt_ids, images, *a, **kw)
             from cudal1_nb.generate import GenConfig
             cfg = GenConfig(max_new_tokens=self.max_completion_length, temperature=self.temperature, top_p=self.top_p,
-                            seed=self.args.seed * 1_000_003 + self._engine_calls)   # fresh samples every call, reproducible per run
+                            seed=self.args.seed * 1_000_003 + self.state.global_step)   # fresh samples each step, the same after a resume
             self._engine_calls += 1
             return self.rollout_engine().generate_ids([[int(t) for t in x] for x in prompt_ids], cfg), None
         def rollout_engine(self):
