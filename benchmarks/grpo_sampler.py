@@ -16,7 +16,7 @@ prompts padded to a multiple of 64 tokens (`pad_to_multiple_of`), so the compile
 sampler does; `engine` is `RLConfig(sampler='engine')`: the project's sampler (on a GPU static cache, compiled) on an
 inference copy of the policy whose weights are copied from the trained ones after each update. A step's gradient norm
 is printed too: with the constant reward a finite one is 0."""
-import argparse, json, sys, time
+import argparse, json, sys, tempfile, time
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
 
@@ -34,7 +34,7 @@ def run(model_path:str, cache:str, steps:int, prompts:int, generations:int, toke
     from cudal1_nb.rl import engine_grpo_trainer
     from cudal1_nb.prompts import optimize_prompt
     from cudal1_nb.tasks import load_tasks, split_tasks
-    p = make_tiny_lm(Path(f'/tmp/grpo_sampler_tiny')) if model_path == 'tiny' else local_model(model_path)
+    p = make_tiny_lm(Path(tempfile.mkdtemp())/'tiny') if model_path == 'tiny' else local_model(model_path)
     tok = AutoTokenizer.from_pretrained(p)
     gpu = device.startswith('cuda')
     model = AutoModelForCausalLM.from_pretrained(p, dtype=torch.bfloat16 if gpu else torch.float32)

@@ -108,12 +108,12 @@ def main(argv=None):
     out, seeds, arms = Path(a.out), [int(s) for s in a.seeds.split(',')], a.arms.split(',')
     if bad := [x for x in arms if x not in ARMS]: sys.exit(f"unknown arm(s) {bad}; known: {list(ARMS)}")
     params = _params(a.p, None)   # each VALUE as JSON where it parses, else the string (as `cudal1 -p`)
-    devs, evs = a.device.split(','), str(params.get('eval_device', 'cpu')).split(',')
-    place = lambda seed: placement(a.device, ','.join(evs), seeds, seed)
+    evs = str(params.get('eval_device', 'cpu'))   # one device, or several ('cuda:2,cuda:3')
+    place = lambda seed: placement(a.device, evs, seeds, seed)
     for x in arms:   # refuse bad settings before anything runs
-        for d in devs:
-            for e in evs: RLConfig.from_params(dict(params, **ARMS[x], init=a.init, device=d, eval_device=e))
-    if a.parallel > 1 and (why := shared_judge(a.device, ','.join(evs))): sys.exit(f"--parallel {a.parallel}: {why}")
+        for d in a.device.split(','):
+            for e in evs.split(','): RLConfig.from_params(dict(params, **ARMS[x], init=a.init, device=d, eval_device=e))
+    if a.parallel > 1 and (why := shared_judge(a.device, evs)): sys.exit(f"--parallel {a.parallel}: {why}")
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     if a.baseline_from:   # the stage-2 policy as an earlier experiment measured it: same checkpoint, store and sampling
