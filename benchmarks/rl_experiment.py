@@ -230,7 +230,8 @@ def write_results(out, a, arms, seeds, params, base, runs, t0, command=None, fai
             b = base.get(split) or {}
             r['ratio_to_stage2'] = r['gmean'] / b['gmean'] if r['gmean'] and b.get('gmean') else None
             rows.append(r)
-    summary = dict(command=command or ' '.join(sys.argv), git=git or git_info(), budget_s=a.budget, seeds=seeds, params=params, stage2=base, table=rows,
+    summary = dict(command=command or shlex.join(sys.argv),   # quoted: --baseline-from reads it back
+                   git=git or git_info(), budget_s=a.budget, seeds=seeds, params=params, stage2=base, table=rows,
                    runs={f"{x}-s{s}": v for (x, s), v in runs.items()}, failed={f"{x}-s{s}": v for (x, s), v in failed.items()},
                    seconds=round(time.time() - t0, 1))
     (out/'summary.json').write_text(json.dumps(summary, indent=1) + '\n')

@@ -505,6 +505,10 @@ def engine_grpo_trainer():
             policy = self.accelerator.unwrap_model(self.model)
             if self._engine is None:
                 m = copy.deepcopy(policy).eval().requires_grad_(False)
+                for mod in m.modules(): vars(mod).pop('forward', None)   # wrappers put on the trained instance's forward (TRL's fused log-prob head,
+                # accelerate's autocast) close over the trained model: kept, the copy would compute with the trained weights
+                if getattr(m, 'is_gradient_checkpointing', False): m.gradient_checkpointing_disable()
+                m.config.use_cache = True
                 gpu = next(m.parameters()).device.type == 'cuda'
                 if gpu: m = m.to(_torch_dtype(torch, None, 'cuda'))
                 self._engine = HFBackend.from_objects(m, self.processing_class, name='policy:engine', batch_size=None if gpu else 16)

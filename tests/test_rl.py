@@ -102,6 +102,13 @@ def test_rl_experiment_tables_each_arm_over_its_seeds_and_names_the_failed(tmp_p
     ex.write_results(first, SimpleNamespace(budget=60.0, world='w', plotlyjs='cdn'), ['contrastive'], [0], {}, {'train': m(0.5)}, {},
                      time.time(), command='c', failed={('contrastive', 0): 'OutOfMemoryError: x'})
     assert json.loads((first/'summary.json').read_text())['failed'] == {'contrastive-s0': 'OutOfMemoryError: x'}
+    argv = ['rl_experiment.py', '--out', 'o', '--world', 'mini-suite, judged on a second GPU']   # read back by --baseline-from
+    import sys, shlex
+    old_argv, sys.argv = sys.argv, argv
+    try: ex.write_results(first, SimpleNamespace(budget=60.0, world='w', plotlyjs='cdn'), ['contrastive'], [0], {}, {'train': m(0.5)}, {},
+                          time.time(), failed={('contrastive', 0): 'OutOfMemoryError: x'})
+    finally: sys.argv = old_argv
+    assert shlex.split(json.loads((first/'summary.json').read_text())['command']) == argv
 
 
 def test_rl_experiment_refuses_side_by_side_arms_judged_on_their_own_gpu():
@@ -144,3 +151,8 @@ def test_engine_sampler_writes_with_the_trained_weights(tmp_path):
     assert any(not torch.equal(a, b) for a, b in zip(eng.parameters(), model.parameters())), "the copy holds the last update before any sync"
     assert tr.rollout_engine().model is eng   # the same copy, its weights overwritten in place
     assert all(torch.equal(a, b) for a, b in zip(eng.parameters(), model.parameters()))
+    x = torch.tensor([[1, 2, 3, 4]])
+    with torch.no_grad():   # the copy computes with its own weights: wrappers TRL put on the trained model's forward are not carried over
+        for q in eng.parameters(): q.mul_(0.5)
+        assert not torch.allclose(eng(input_ids=x).logits, model(input_ids=x).logits)
+    assert not eng.training and 'forward' not in vars(eng)
