@@ -70,3 +70,23 @@ def test_release_tasks_have_the_kernelbench_held_out_split():
         try: split_tasks(ts, 'train', [ho[0].id])
         except ValueError as e: assert "not in the 'train' split" in str(e)
         else: raise AssertionError('a held-out task was accepted for training')
+
+
+def test_minibench_programs_make_their_tensors_on_their_inputs_device():
+    """Every mini-suite reference and Python variant runs with its weights and inputs on the 'meta' device: a tensor made
+    on the CPU inside forward (a mask, an output buffer) would fail there as it fails on a GPU, where the harness judges."""
+    import torch
+    from cudal1_nb.minibench import minibench_tasks, minibench_variants
+    def run(*codes, cls):
+        ns = {}
+        for c in codes: exec(compile(c, 'program', 'exec'), ns)
+        m = ns[cls](*ns['get_init_inputs']()).to('meta')
+        with torch.no_grad(): m(*[x.to('meta') if torch.is_tensor(x) else x for x in ns['get_inputs']()])
+    bad, n = [], 0
+    for t in minibench_tasks():
+        for name, codes, cls in [('reference', (t.code,), 'Model')] + [(v.name, (t.code, v.code), 'ModelNew') for v in minibench_variants(t)
+                                                                        if 'load_inline' not in v.code]:   # C++ variants are CPU programs
+            n += 1
+            try: run(*codes, cls=cls)
+            except Exception as e: bad.append(f"{t.id} {name}: {str(e)[:80]}")
+    assert n > 60 and not bad, bad

@@ -31,7 +31,7 @@ class Model(nn.Module):
         qkv = self.qkv(h).reshape(B, T, 3, H, dh).permute(2, 0, 3, 1, 4)
         q, k, v = qkv[0], qkv[1], qkv[2]
         scores = (q @ k.transpose(-2, -1)) / math.sqrt(dh)
-        mask = torch.ones(T, T, dtype=torch.bool).triu(1)
+        mask = torch.ones(T, T, dtype=torch.bool, device=x.device).triu(1)
         scores = scores.masked_fill(mask, float("-inf"))
         att = torch.softmax(scores, dim=-1)
         y = (att @ v).transpose(1, 2).reshape(B, T, D)

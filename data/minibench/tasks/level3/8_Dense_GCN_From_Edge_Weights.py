@@ -20,7 +20,7 @@ class Model(nn.Module):
 
     def forward(self, x, edge_w):
         n = edge_w.shape[0]
-        a = F.relu(0.5 * (edge_w + edge_w.t()) - self.threshold) + torch.eye(n)
+        a = F.relu(0.5 * (edge_w + edge_w.t()) - self.threshold) + torch.eye(n, dtype=edge_w.dtype, device=edge_w.device)
         deg = a.sum(dim=1)
         d_inv_sqrt = torch.diag(deg.pow(-0.5))
         a_norm = d_inv_sqrt @ a @ d_inv_sqrt

@@ -9,7 +9,7 @@ class ModelNew(nn.Module):
         self.b = nn.Parameter(torch.randn(k, out_cols))
 
     def forward(self, a):
-        out = torch.zeros(a.shape[1], self.b.shape[1], dtype=a.dtype)
+        out = torch.zeros(a.shape[1], self.b.shape[1], dtype=a.dtype, device=a.device)
         for k in range(a.shape[0]):
             out.addr_(a[k], self.b[k])
         return out

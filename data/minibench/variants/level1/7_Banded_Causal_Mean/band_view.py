@@ -17,5 +17,5 @@ class ModelNew(nn.Module):
         full = win.sum(-1) / w
         # rows i < w-1: the window is truncated at column 0 -> mean of x[i, 0..i]
         head = torch.tril(x[:, : w - 1, : w - 1]).sum(-1)
-        counts = torch.arange(1, w, dtype=x.dtype)
+        counts = torch.arange(1, w, dtype=x.dtype, device=x.device)
         return torch.cat([head / counts, full], dim=1)

@@ -14,5 +14,5 @@ class ModelNew(nn.Module):
         s = x.diagonal(0, -2, -1).clone()                  # (B, N): x[:, i, i]
         for k in range(1, w):
             s[..., k:] += x.diagonal(-k, -2, -1)          # x[:, i, i - k] for rows i >= k
-        counts = torch.clamp(torch.arange(1, n + 1, dtype=x.dtype), max=float(w))
+        counts = torch.clamp(torch.arange(1, n + 1, dtype=x.dtype, device=x.device), max=float(w))
         return s / counts

@@ -10,7 +10,7 @@ class ModelNew(nn.Module):
 
     def forward(self, x):
         n = x.shape[-1]
-        i = torch.arange(n)[:, None]
-        j = torch.arange(n)[None, :]
+        i = torch.arange(n, device=x.device)[:, None]
+        j = torch.arange(n, device=x.device)[None, :]
         mask = ((j <= i) & (j > i - self.width)).to(torch.float64)
         return ((x.double() * mask).sum(-1) / mask.sum(-1)).float()

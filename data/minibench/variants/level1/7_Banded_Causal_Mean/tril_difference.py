@@ -11,6 +11,6 @@ class ModelNew(nn.Module):
     def forward(self, x):
         n = x.shape[-1]
         s = torch.tril(x).sum(-1) - torch.tril(x, -self.width).sum(-1)
-        i = torch.arange(n, dtype=x.dtype)
+        i = torch.arange(n, dtype=x.dtype, device=x.device)
         counts = torch.clamp(i + 1, max=float(self.width))
         return s / counts

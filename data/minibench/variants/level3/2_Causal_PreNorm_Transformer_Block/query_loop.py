@@ -24,7 +24,7 @@ class ModelNew(nn.Module):
         qkv = self.qkv(h).reshape(B, T, 3, H, dh).permute(2, 0, 3, 1, 4)
         q, k, v = qkv[0], qkv[1], qkv[2]
         scale = 1.0 / math.sqrt(dh)
-        y = torch.empty(B, T, H, dh)
+        y = torch.empty(B, T, H, dh, dtype=x.dtype, device=x.device)
         for b in range(B):
             for hh in range(H):
                 kb, qb, vb = k[b, hh], q[b, hh], v[b, hh]                  # (T, dh)

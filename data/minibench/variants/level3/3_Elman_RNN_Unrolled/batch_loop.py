@@ -12,7 +12,7 @@ class ModelNew(nn.Module):
     def forward(self, x, h0):
         B, T, _ = x.shape
         Whh = self.w_hh.weight
-        out = torch.empty(B, T, Whh.shape[0])
+        out = torch.empty(B, T, Whh.shape[0], dtype=x.dtype, device=x.device)
         for b in range(B):
             pre = torch.addmm(self.w_ih.bias + self.w_hh.bias, x[b], self.w_ih.weight.t())
             h = h0[b]

@@ -16,7 +16,7 @@ class ModelNew(nn.Module):
         x = x.to(dt)
         edge_w = edge_w.to(dt)
         n = edge_w.shape[0]
-        a = F.relu(0.5 * (edge_w + edge_w.t()) - self.threshold) + torch.eye(n, dtype=dt)
+        a = F.relu(0.5 * (edge_w + edge_w.t()) - self.threshold) + torch.eye(n, dtype=dt, device=edge_w.device)
         deg = a.sum(dim=1)
         d_inv_sqrt = torch.diag(deg.pow(-0.5))
         a_norm = d_inv_sqrt @ a @ d_inv_sqrt
