@@ -156,3 +156,29 @@ def test_engine_sampler_writes_with_the_trained_weights(tmp_path):
         for q in eng.parameters(): q.mul_(0.5)
         assert not torch.allclose(eng(input_ids=x).logits, model(input_ids=x).logits)
     assert not eng.training and 'forward' not in vars(eng)
+
+
+def test_rl_rollouts_pools_each_arm_and_finds_repeated_exemplars(tmp_path):
+    "benchmarks/rl_rollouts.py: all training rollouts per arm-seed; a faster program that is a shown exemplar again (layout aside) is counted."
+    import importlib.util, sqlite3
+    from pathlib import Path
+    from cudal1_nb.rl import Rollout
+    spec = importlib.util.spec_from_file_location('rl_rollouts', Path(__file__).resolve().parents[1]/'benchmarks'/'rl_rollouts.py')
+    rr = importlib.util.module_from_spec(spec); spec.loader.exec_module(rr)
+    shown = "class ModelNew:\n    pass\n"
+    with sqlite3.connect(tmp_path/'s.sqlite') as db:
+        db.execute('CREATE TABLE candidates(id TEXT, code TEXT)'); db.execute('INSERT INTO candidates VALUES (?, ?)', ('e1', shown))
+    def ro(arm, step, verdict, counted, code, ex=(), split='train'):
+        return Rollout(run=arm, step=step, task_id='t/L1/1', arm=arm, template_id='x', exemplar_ids=list(ex), completion=f"```python\n{code}```\n",
+                       candidate_id=f'c{step}{verdict}{counted}', verdict=verdict, speedup=counted, counted=counted, reward=0.0, split=split)
+    runs = {'contrastive-s0': [ro('c', 0, 'ok', 2.0, "class ModelNew:  # same\n\n    pass\n", ['e1']), ro('c', 1, 'ok', 1.0, shown, ['e1']),
+                               ro('c', 1, 'error', None, 'x = 1\n', ['e1']), ro('c', 1, 'ok', 3.0, shown, ['e1'], split='held-out')],
+            'plain-s0': [ro('p', 0, 'ok', 1.0, shown), ro('p', 0, 'ok', 1.5, "y = 2\n")]}
+    for name, rows in runs.items():
+        (tmp_path/'exp'/name).mkdir(parents=True)
+        (tmp_path/'exp'/name/'rollouts.jsonl').write_text(''.join(r.to_json() + '\n' for r in rows))
+    got = rr.experiment(tmp_path/'exp', tmp_path/'s.sqlite')
+    c, p = got['runs']['contrastive-s0'], got['runs']['plain-s0']
+    assert (c['n'], c['steps'], c['fast'], c['repeats']) == (3, 2, 1, 1) and abs(c['correct'] - 2 / 3) < 1e-9   # held-out rows left out
+    assert (p['fast'], p['repeats'], p['fast_closest']) == (1, 0, [None])   # no exemplar shown: nothing to repeat
+    assert got['arms']['contrastive']['gmean'] == c['gmean'] and got['arms']['contrastive']['gmean_ci'] == [None, None]

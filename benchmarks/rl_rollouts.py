@@ -1,0 +1,86 @@
+"""Every training rollout of a stage-3 experiment, per arm-seed and per arm: what the arms wrote over the whole run,
+not only in its last quarter (`rl_experiment.py`'s table), and how many of the faster programs repeat a program the
+prompt showed.
+
+    python benchmarks/rl_rollouts.py OUT [OUT ...] --store STORE.sqlite [--json FILE]
+
+OUT is an `rl_experiment.py` output directory (its <arm>-s<seed>/rollouts.jsonl[.gz]); STORE the store the experiment
+started from (the exemplars shown at the first steps; later exemplars are programs of the run itself, read from its
+rollouts). Per arm: the metrics of `cudal1_nb.rl.step_metrics` over all training rollouts (failures count 1.0x in the
+geometric mean) with a 95 % interval over seeds on the log scale; of the correct programs faster than the reference
+beyond noise, how many are an exemplar of their own prompt again (`repeats`: the same syntax tree) and how close each
+is to the nearest exemplar it was shown (`closest`: difflib's ratio on the program text, 1.0 the same text).
+"""
+import argparse, ast, difflib, json, sqlite3, statistics, sys
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from rl_experiment import ci95   # the experiment's own interval over seeds
+
+
+def _tree(code:str)->str:
+    "The program's syntax tree as text (layout and comments do not count); the text itself where it does not parse."
+    try: return ast.dump(ast.parse(code))
+    except (SyntaxError, ValueError): return code.strip()
+
+
+def arm_seed(rollouts:list, programs:dict)->dict:
+    "`step_metrics` over the training rollouts, their step count, and the faster correct programs that repeat an exemplar of their prompt."
+    from cudal1_nb.rl import step_metrics
+    from cudal1_nb.prompts import parse_response
+    tr = [r for r in rollouts if r.split == 'train']
+    if not tr: raise ValueError('no training rollouts')
+    fast = [r for r in tr if r.verdict == 'ok' and (r.counted or 0) > 1.0]
+    shown = lambda r: [programs[e] for e in (r.exemplar_ids or []) if e in programs]
+    code = lambda r: parse_response(r.completion).code or ''
+    repeats = lambda r: any(_tree(x) == _tree(code(r)) for x in shown(r))
+    closest = lambda r: max((difflib.SequenceMatcher(None, x, code(r)).ratio() for x in shown(r)), default=None)   # None: no exemplar shown
+    return dict(step_metrics(tr), steps=max(r.step for r in tr) + 1, fast=len(fast), repeats=sum(map(repeats, fast)),
+                fast_closest=[c if c is None else round(c, 3) for c in map(closest, fast)], fast_speedups=[round(r.counted, 3) for r in fast])
+
+
+def experiment(out:Path, store:Path)->dict:
+    "{'runs': {arm-seed: arm_seed(...)}, 'arms': {arm: pooled}} for one experiment directory."
+    from cudal1_nb.rl import read_rollouts
+    from cudal1_nb.prompts import parse_response
+    with sqlite3.connect(f'file:{store}?mode=ro', uri=True) as db: base = dict(db.execute('SELECT id, code FROM candidates'))
+    runs = {}
+    for d in sorted(p for p in Path(out).iterdir() if p.is_dir() and '-s' in p.name):
+        f = next((f for f in (d/'rollouts.jsonl', d/'rollouts.jsonl.gz') if f.exists()), None)
+        if f is None: continue
+        ros = read_rollouts(f)
+        programs = dict(base)   # exemplars drawn from the run's own programs are found among its rollouts
+        programs.update({r.candidate_id: c for r in ros if r.candidate_id and (c := parse_response(r.completion).code)})
+        runs[d.name] = arm_seed(ros, programs)
+    if not runs: raise SystemExit(f"{out}: no <arm>-s<seed>/rollouts.jsonl here")
+    arms = {}
+    for arm in sorted({k.rsplit('-s', 1)[0] for k in runs}):
+        rs = [v for k, v in runs.items() if k.rsplit('-s', 1)[0] == arm]
+        g, lo, hi = ci95([r['gmean'] for r in rs], log=True)
+        arms[arm] = dict(seeds=len(rs), n=sum(r['n'] for r in rs), steps=[r['steps'] for r in rs],
+                         correct=statistics.mean(r['correct'] for r in rs), fast_1=statistics.mean(r['fast_1'] for r in rs),
+                         gmean=g, gmean_ci=[lo, hi], gmean_per_seed=[r['gmean'] for r in rs],
+                         fast=sum(r['fast'] for r in rs), repeats=sum(r['repeats'] for r in rs),
+                         closest_median=statistics.median(c) if (c := [x for r in rs for x in r['fast_closest'] if x is not None]) else None)
+    return dict(out=str(out), runs=runs, arms=arms)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    ap.add_argument('out', nargs='+', help="rl_experiment.py output directories")
+    ap.add_argument('--store', required=True, help="the store the experiments started from")
+    ap.add_argument('--json', help="write the figures here")
+    a = ap.parse_args(argv)
+    if not Path(a.store).exists(): sys.exit(f"--store {a.store}: no such file")
+    res = [experiment(Path(o), Path(a.store)) for o in a.out]
+    f = lambda x: '—' if x is None else f"{x:.3f}"
+    for r in res:
+        print(f"\n{r['out']}\n| arm | seeds | steps | n | correct | fast_1 | gmean sampled (95 % CI over seeds) | per seed | faster programs | repeat an exemplar | closest exemplar (median) |")
+        print('|---|---|---|---|---|---|---|---|---|---|---|')
+        for arm, x in r['arms'].items():
+            print(f"| {arm} | {x['seeds']} | {', '.join(map(str, x['steps']))} | {x['n']} | {x['correct']:.3f} | {x['fast_1']:.3f} | "
+                  f"{x['gmean']:.3f} [{f(x['gmean_ci'][0])}, {f(x['gmean_ci'][1])}] | {', '.join(f'{g:.3f}' for g in x['gmean_per_seed'])} | {x['fast']} | {x['repeats']} | {f(x['closest_median'])} |")
+    if a.json: Path(a.json).write_text(json.dumps(res, indent=1) + '\n')
+
+
+if __name__ == '__main__':
+    main()
