@@ -19,9 +19,9 @@ Run again with the same OUT to go on: finished arm-seeds are read back, unfinish
 checkpoint (with the whole --budget again: a cut run is said so in its row).
 
 RUN_DIR is a selftrain run (or sft run); STORE the store those stages wrote. Writes OUT/<arm>-s<seed>/ (the RL run
-directories, rollouts included), OUT/baseline.json, OUT/summary.json, OUT/table.md and OUT/curves.html.
+directories, rollouts and the run's evaluations, `evals.jsonl.gz`, included), OUT/baseline.json, OUT/summary.json, OUT/table.md and OUT/curves.html.
 """
-import argparse, json, math, resource, shlex, shutil, statistics, sys, time
+import argparse, contextlib, json, math, resource, shlex, shutil, statistics, sys, time
 from pathlib import Path
 
 ARMS = {'contrastive': dict(mode='grpo', arm='contrastive'), 'plain': dict(mode='grpo', arm='plain'),
@@ -191,15 +191,37 @@ def run_one(arm, seed, run_dir, store, params):
     st = rd/'store.sqlite'
     resumed = st.exists()
     if not resumed: shutil.copy(store, st)
+    first = last_eval_id(store)   # the evaluations after it are this run's
     cfg = RLConfig.from_params(dict(params, db=str(st)))
     t1, c1 = time.time(), _cpu_s()
     s = run_rl(cfg, rd, progress=False)
     s['wall_s'], s['cpu_s'] = round(time.time() - t1, 1), round(_cpu_s() - c1, 1)   # cpu_s: this process and its reaped children (sandbox workers)
     s['resumed'] = resumed
     s['step_split'] = step_split(rd)
-    st.unlink()   # the programs are in rollouts.jsonl; the store copy is large and per-run
+    keep_evals(st, first, rd/'evals.jsonl.gz')
+    st.unlink()   # the programs are in rollouts.jsonl, their evaluations in evals.jsonl.gz; the store copy is large and per-run
     (rd/'experiment.json').write_text(json.dumps(s, indent=1) + '\n')
     return s
+
+
+def last_eval_id(store)->int:
+    "The highest evaluation row id in a store file (0 for none), read without writing to it."
+    import sqlite3
+    with contextlib.closing(sqlite3.connect(f'file:{Path(store).resolve()}?mode=ro', uri=True)) as db:
+        return db.execute('SELECT MAX(id) FROM evaluations').fetchone()[0] or 0
+
+
+def keep_evals(store, after:int, path)->int:
+    """The evaluations a run added to its store copy (row id above `after`), one `EvalResult` per line, gzipped at `path`
+    (read with `cudal1_nb.store.read_evals`): each job's timeline (`meta`: job seconds, device-lock holds) outlives the
+    copy. Returns how many."""
+    import gzip
+    from cudal1_nb.store import Store
+    with Store(store) as s: new = [e for i, e in s.evals(ids=True) if i > after]
+    tmp = Path(f"{path}.tmp")
+    with gzip.open(tmp, 'wt') as f: f.write(''.join(e.to_json() + '\n' for e in new))
+    tmp.replace(path)
+    return len(new)
 
 
 def step_split(rd):

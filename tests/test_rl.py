@@ -182,3 +182,23 @@ def test_rl_rollouts_pools_each_arm_and_finds_repeated_exemplars(tmp_path):
     assert (c['n'], c['steps'], c['fast'], c['repeats']) == (3, 2, 1, 1) and abs(c['correct'] - 2 / 3) < 1e-9   # held-out rows left out
     assert (p['fast'], p['repeats'], p['fast_closest']) == (1, 0, [None])   # no exemplar shown: nothing to repeat
     assert got['arms']['contrastive']['gmean'] == c['gmean'] and got['arms']['contrastive']['gmean_ci'] == [None, None]
+
+
+def test_rl_experiment_keeps_the_evaluations_a_run_added(tmp_path):
+    "benchmarks/rl_experiment.py: before an arm-seed's store copy is deleted, the evaluations it added (their job timelines) go to evals.jsonl.gz."
+    from cudal1_nb.core import EvalResult, Task, Candidate
+    from cudal1_nb.store import Store, read_evals
+    ex = _rl_experiment()
+    t = Task('demo', 1, 1, 'x', 'import torch\n')
+    with Store(tmp_path/'start.sqlite') as s:
+        s.add_task(t); c = Candidate(t.id, 'a = 1\n'); s.add_candidate(c)
+        s.add_eval(EvalResult(c.id, t.id, 'ok', True, {'eager': 1.0}))
+    assert ex.last_eval_id(tmp_path/'start.sqlite') == 1
+    import shutil; shutil.copy(tmp_path/'start.sqlite', tmp_path/'run.sqlite')
+    with Store(tmp_path/'run.sqlite') as s:
+        d = Candidate(t.id, 'b = 2\n'); s.add_candidate(d)
+        s.add_eval(EvalResult(d.id, t.id, 'error', False, reason='candidate error', meta={'job_s': 5.1, 'holds': [['sh', 0.0, 2.0]]}))
+    assert ex.keep_evals(tmp_path/'run.sqlite', ex.last_eval_id(tmp_path/'start.sqlite'), tmp_path/'evals.jsonl.gz') == 1
+    rows = read_evals(tmp_path/'evals.jsonl.gz')
+    assert [r['candidate_id'] for r in rows] == [d.id] and rows[0]['meta']['job_s'] == 5.1
+    assert ex.last_eval_id(tmp_path/'start.sqlite') == 1   # the starting store is read, never written
