@@ -507,7 +507,9 @@ def engine_grpo_trainer():
                 m = copy.deepcopy(policy).eval().requires_grad_(False)
                 for mod in m.modules(): vars(mod).pop('forward', None)   # wrappers put on the trained instance's forward (TRL's fused log-prob head,
                 # accelerate's autocast) close over the trained model: kept, the copy would compute with the trained weights
-                if getattr(m, 'is_gradient_checkpointing', False): m.gradient_checkpointing_disable()
+                new = hasattr(m, 'activation_checkpointing_disable')   # transformers' newer name; the older one warns there
+                if getattr(m, 'is_activation_checkpointing' if new else 'is_gradient_checkpointing', False):
+                    (m.activation_checkpointing_disable if new else m.gradient_checkpointing_disable)()
                 m.config.use_cache = True
                 gpu = next(m.parameters()).device.type == 'cuda'
                 if gpu: m = m.to(_torch_dtype(torch, None, 'cuda'))
