@@ -31,10 +31,10 @@ SHOW = ('correct', 'fast_1', 'gmean', 'gmean_correct', 'tasks_correct')
 
 def baseline(init, store, out, samples, seed, params, device='cpu'):
     "The stage-2 policy on the training tasks: its own (stage-1) prompt, `samples` per task, no update."
-    from cudal1_nb.rl import RLConfig, KernelReward, PromptSource, evolve, step_metrics
+    from cudal1_nb.rl import RLConfig, KernelReward, PromptSource, evolve, step_metrics, policy_backend
     from cudal1_nb.checkpoint import load_policy, find_policy
     from cudal1_nb.tasks import load_tasks, split_tasks
-    from cudal1_nb.generate import HFBackend, GenConfig
+    from cudal1_nb.generate import GenConfig
     from cudal1_nb.device import _device_name
     from cudal1_nb.core import training_on
     cfg = RLConfig.from_params(dict(params, init=str(init), arm='plain', db=str(store), seed=seed, device=device))
@@ -47,8 +47,7 @@ def baseline(init, store, out, samples, seed, params, device='cpu'):
         model, tok, _ = load_policy(find_policy(init), cfg.resolved_device())
         kr = KernelReward(tasks, cfg.reward_config(), cfg.eval_config(), cfg.eval_device, str(store), run='baseline', arm='stage2',
                           log_path=out/f'rollouts_{split}.jsonl')
-        gpu = next(model.parameters()).device.type == 'cuda'
-        be = HFBackend.from_objects(model, tok, name='stage2', batch_size=None if gpu else 16, cache='auto')   # no training: the fast path
+        be = policy_backend(model, tok, 'stage2')   # no training: the fast path
         devname = _device_name(cfg.eval_device.split(':')[0])
         ros = evolve(be, PromptSource(ts, cfg.plan(), str(store), devname, seed), kr,
                      steps=1, num_generations=samples, prompts_per_step=len(ts),
@@ -216,11 +215,10 @@ def keep_evals(store, after:int, path)->int:
     (read with `cudal1_nb.store.read_evals`): each job's timeline (`meta`: job seconds, device-lock holds) outlives the
     copy. Returns how many."""
     import gzip
+    from cudal1_nb.core import atomic_write
     from cudal1_nb.store import Store
     with Store(store) as s: new = [e for i, e in s.evals(ids=True) if i > after]
-    tmp = Path(f"{path}.tmp")
-    with gzip.open(tmp, 'wt') as f: f.write(''.join(e.to_json() + '\n' for e in new))
-    tmp.replace(path)
+    atomic_write(path, gzip.compress(''.join(e.to_json() + '\n' for e in new).encode()))
     return len(new)
 
 

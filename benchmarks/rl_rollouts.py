@@ -23,16 +23,17 @@ def _tree(code:str)->str:
     except (SyntaxError, ValueError): return code.strip()
 
 
-def arm_seed(rollouts:list, programs:dict)->dict:
+def arm_seed(rollouts:list, # one arm-seed's `Rollout`s
+             programs:dict, # candidate id -> program text: the store's and these rollouts' own
+            )->dict:
     "`step_metrics` over the training rollouts, their step count, and the faster correct programs that repeat an exemplar of their prompt."
     from cudal1_nb.rl import step_metrics
-    from cudal1_nb.prompts import parse_response
     tr = [r for r in rollouts if r.split == 'train']
     if not tr: raise ValueError('no training rollouts')
     fast = [r for r in tr if r.verdict == 'ok' and (r.counted or 0) > 1.0]
     shown = lambda r: [programs[e] for e in (r.exemplar_ids or []) if e in programs]
-    code = lambda r: parse_response(r.completion).code or ''
-    repeats = lambda r: any(_tree(x) == _tree(code(r)) for x in shown(r))
+    code = lambda r: programs.get(r.candidate_id, '')
+    repeats = lambda r: _tree(code(r)) in {_tree(x) for x in shown(r)}
     closest = lambda r: max((difflib.SequenceMatcher(None, x, code(r)).ratio() for x in shown(r)), default=None)   # None: no exemplar shown
     return dict(step_metrics(tr), steps=max(r.step for r in tr) + 1, fast=len(fast), repeats=sum(map(repeats, fast)),
                 fast_closest=[c if c is None else round(c, 3) for c in map(closest, fast)], fast_speedups=[round(r.counted, 3) for r in fast])

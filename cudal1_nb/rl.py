@@ -22,7 +22,8 @@ from .checkpoint import find_policy, load_policy, trained_form
 # %% auto #0
 __all__ = ['ARMS', 'SMOOTHINGS', 'PromptPlan', 'build_prompt', 'Rollout', 'RewardConfig', 'base_reward', 'group_normalise',
            'KernelReward', 'PromptSource', 'prompt_dataset', 'step_metrics', 'best_so_far', 'curves', 'RLConfig',
-           'grpo_args', 'make_grpo_trainer', 'engine_grpo_trainer', 'evolve', 'read_rollouts', 'run_rl', 'plot_curves']
+           'grpo_args', 'policy_backend', 'make_grpo_trainer', 'engine_grpo_trainer', 'evolve', 'read_rollouts',
+           'run_rl', 'plot_curves']
 
 # %% ../nbs/15_rl.ipynb #bd456626
 ARMS = ('contrastive', 'plain')
@@ -473,6 +474,11 @@ def grpo_args(cfg:RLConfig, out_dir:str|Path, max_steps:int|None=None):
                       report_to='none', seed=cfg.seed, lr_scheduler_type='constant', warmup_steps=0, disable_tqdm=True, dataloader_num_workers=0,
                       **(cpu_precision_args(dev, cfg.cpu_precision) if dev == 'cpu' else dict(bf16=True, gradient_checkpointing=False)))
 
+def policy_backend(model, tok, name:str, cache:str='auto'):
+    "An `HFBackend` sampling a policy held in memory (on its device): on a GPU its large batches, on a CPU 16 prompts a call."
+    from cudal1_nb.generate import HFBackend
+    return HFBackend.from_objects(model, tok, name=name, batch_size=None if next(model.parameters()).device.type == 'cuda' else 16, cache=cache)
+
 def make_grpo_trainer(cfg:RLConfig, model, tok, source:PromptSource, reward:KernelReward, out_dir:str|Path, callbacks:tuple=(), max_steps:int|None=None):
     """TRL's `GRPOTrainer` over the prompt stream with `reward`, sampling as `cfg.sampler` says. TRL's own path is its
     dynamic KV cache, eager: its static cache with the decoding step compiled on the trained weights gave NaN gradients
@@ -501,7 +507,7 @@ def engine_grpo_trainer():
         def rollout_engine(self):
             "The inference copy's `HFBackend`, holding the policy's current weights (bf16 on a GPU, as `HFBackend` samples)."
             import copy, torch
-            from cudal1_nb.generate import HFBackend, _torch_dtype
+            from cudal1_nb.generate import _torch_dtype
             policy = self.accelerator.unwrap_model(self.model)
             if self._engine is None:
                 m = copy.deepcopy(policy).eval().requires_grad_(False)
@@ -511,9 +517,8 @@ def engine_grpo_trainer():
                 if getattr(m, 'is_activation_checkpointing' if new else 'is_gradient_checkpointing', False):
                     (m.activation_checkpointing_disable if new else m.gradient_checkpointing_disable)()
                 m.config.use_cache = True
-                gpu = next(m.parameters()).device.type == 'cuda'
-                if gpu: m = m.to(_torch_dtype(torch, None, 'cuda'))
-                self._engine = HFBackend.from_objects(m, self.processing_class, name='policy:engine', batch_size=None if gpu else 16)
+                if next(m.parameters()).device.type == 'cuda': m = m.to(_torch_dtype(torch, None, 'cuda'))
+                self._engine = policy_backend(m, self.processing_class, 'policy:engine')
             elif self._engine_step != self.state.global_step:
                 with torch.no_grad():
                     for e, p in zip(self._engine.model.parameters(), policy.parameters(), strict=True): e.copy_(p)
@@ -599,7 +604,7 @@ def run_rl(cfg:RLConfig, run_dir:str|Path, progress:bool=True)->dict:
     "Run (or resume) the RL stage in `run_dir`; returns the summary also written to `summary.json`."
     training_on(cfg.device)   # before CUDA starts: the trainer sees its GPU alone; the reward may judge on another (`eval_device`)
     from cudal1_nb.tasks import load_tasks, split_tasks
-    from cudal1_nb.generate import HFBackend, GenConfig, make_backend
+    from cudal1_nb.generate import GenConfig, make_backend
     from cudal1_nb.device import _device_name
     rd = Path(run_dir); rd.mkdir(parents=True, exist_ok=True)
     tasks = load_tasks(cfg.suite, validate=False)
@@ -624,9 +629,7 @@ def run_rl(cfg:RLConfig, run_dir:str|Path, progress:bool=True)->dict:
     if init is not None: model, tok, kind = load_policy(init, cfg.resolved_device())
     if cfg.backend: backend = make_backend(cfg.backend)
     else:   # on a GPU: large batches; evolve never updates the weights, so it takes the static cache and the compiled decoder
-        gpu = next(model.parameters()).device.type == 'cuda'
-        backend = HFBackend.from_objects(model, tok, name=f"policy:{rd.name}", batch_size=None if gpu else 16,
-                                         cache='auto' if cfg.mode == 'evolve' else 'dynamic')
+        backend = policy_backend(model, tok, f"policy:{rd.name}", 'auto' if cfg.mode == 'evolve' else 'dynamic')
     gen = GenConfig(max_new_tokens=cfg.max_completion_length, temperature=cfg.temperature, top_p=cfg.top_p, seed=cfg.seed)
     def held_out(step):
         if held and not any(r.split == 'held-out' and r.step == step for r in reward.rollouts):
