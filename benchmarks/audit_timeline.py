@@ -1,6 +1,10 @@
 """Where an audit's wall time went: how busy the device lock was, and which tasks held it longest.
 
-    python benchmarks/audit_timeline.py RUN/evals.jsonl [--top 10]
+    python benchmarks/audit_timeline.py RUN/evals.jsonl [--top 10] [--start EPOCH]
+
+`--start` (seconds since the epoch, e.g. `date +%s.%N` just before the command) adds how long the run took before
+its first lock and until its last result: the start of a campaign (workers, builds that every job waits for) and its
+tail, which the lock's own span does not show.
 
 Every job records when it took the run's device lock (`meta.lock_at`, seconds since the epoch) and how long it did its
 device work under it (`meta.locked_s`; a separate reference job's as `ref_lock_at`/`ref_locked_s`). The lock is
@@ -87,15 +91,21 @@ def split(rows)->list:
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('evals'); ap.add_argument('--top', type=int, default=10)
+    ap.add_argument('--start', type=float, default=None, help='when the command started (seconds since the epoch)')
     o = ap.parse_args(argv)
     try: rows = read_evals(o.evals)
     except ValueError as e: sys.exit(str(e))
     h, sh = holds(rows), holds(rows, 'sh')
     if not h: sys.exit(f"{o.evals}: no result records when it held the device lock (meta.lock_at); audits before this field can't be laid out")
     span = max(a + s for a, s, _ in h + sh) - min(a for a, _, _ in h + sh)
+    if o.start is not None:
+        first, last = min(a for a, _, _ in h + sh) - o.start, max(r.get('created') or 0 for r in rows) - o.start
+        if first < 0: sys.exit(f"--start {o.start:.0f} is after the first lock ({first:+.0f} s): give the time the command started")
     work = sum(s for _, s, _ in h)
     gaps = [b[0] - (a[0] + a[1]) for a, b in zip(h, h[1:])]
     print(f"{len(rows)} results, {len(h)} exclusive and {len(sh)} shared lock holds over {span:.0f} s (first acquisition to last release)")
+    if o.start is not None:
+        print(f"from the start: first lock after {first:.0f} s, last result after {last:.0f} s")
     print(f"timing under the exclusive lock (serial): {work:.0f} s = {work / span:.0%} of the span")
     if sh: print(f"untimed device work under the shared lock (jobs at once): {sum(s for _, s, _ in sh):.0f} s summed over jobs")
     if gaps:

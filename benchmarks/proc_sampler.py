@@ -1,13 +1,19 @@
 """What the host's CPUs were doing during a run: sample `/proc` every `--every` seconds while a command runs, then print
 a table per time window (how busy the cores were, and how many compiler and Python processes were running).
 
-    python benchmarks/proc_sampler.py [--every 0.5] [--window 10] [--json OUT.jsonl] -- COMMAND ...
+    python benchmarks/proc_sampler.py [--every 0.5] [--window 10] [--json OUT.jsonl] [--limit SECONDS] -- COMMAND ...
+
+Each sample is appended to `--json` as it is taken, so a run stopped from outside keeps what was sampled. `--limit`
+stops the command (its whole process group: the jobs and builds it started too) after that many seconds, then prints
+the table and exits 124, as `timeout` does.
+
+    python benchmarks/proc_sampler.py --from OUT.jsonl [--window 10]    # the table of a saved run
 
 Used for the reward's throughput: whether the builds keep every core they may use busy from the first second
 to the last, or the run waits on something else (the GPU jobs, the start, the tail). Counted by process name:
 `cc1plus` (the C++ compiler proper, also nvcc's host side), `cicc` and `ptxas` (nvcc's device side), `python*` (the
 sandbox's job and build processes and the benchmark itself). Linux only."""
-import argparse, json, os, subprocess, sys, threading, time, collections
+import argparse, json, os, signal, subprocess, sys, threading, time, collections
 from pathlib import Path
 
 KINDS = ('cc1plus', 'cicc', 'ptxas', 'python')
@@ -32,12 +38,29 @@ def census()->dict:
     return dict(c)
 
 
-def sample(stop:threading.Event, every:float, rows:list):
+def sample(stop:threading.Event, every:float, rows:list, out=None):
+    "Every `every` seconds until `stop`: one row (seconds since the start, busy cores, process counts) into `rows`, and as a JSON line into `out`."
     t0, (b0, a0) = time.time(), cpu_times()
     while not stop.wait(every):
         b, a = cpu_times()
         rows.append(dict(t=round(time.time() - t0, 2), busy_cores=round((b - b0) / max(a - a0, 1) * (os.cpu_count() or 1), 2), **census()))
+        if out is not None: out.write(json.dumps(rows[-1]) + '\n'); out.flush()
         b0, a0 = b, a
+
+
+def run_limited(cmd:list, limit:float)->int:
+    "Run `cmd` in a process group of its own; past `limit` seconds (0: none) kill the whole group and return 124."
+    p = subprocess.Popen(cmd, start_new_session=True)
+    try: return p.wait(timeout=limit or None)
+    except subprocess.TimeoutExpired:
+        try: os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError: pass
+        p.wait()
+        return 124
+    except BaseException:
+        try: os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError: pass
+        raise
 
 
 def table(rows:list, window:float)->str:
@@ -55,19 +78,29 @@ def table(rows:list, window:float)->str:
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--every', type=float, default=0.5); ap.add_argument('--window', type=float, default=10)
-    ap.add_argument('--json', default=''); ap.add_argument('command', nargs=argparse.REMAINDER)
+    ap.add_argument('--json', default=''); ap.add_argument('--limit', type=float, default=0, help='stop the command after this many seconds (0: no limit)')
+    ap.add_argument('--from', dest='saved', default='', help='print the table of a saved --json file and run nothing')
+    ap.add_argument('command', nargs=argparse.REMAINDER)
     a = ap.parse_args(argv)
+    if a.saved:
+        try: rows = [json.loads(l) for l in Path(a.saved).read_text().splitlines() if l.strip()]
+        except (OSError, ValueError) as e: sys.exit(f"{a.saved}: not a sampler's JSON lines file ({type(e).__name__}: {e})")
+        print(table(rows, a.window)); return
     cmd = a.command[1:] if a.command[:1] == ['--'] else a.command
     if not cmd: sys.exit("give the command to run after --")
+    if a.limit < 0: sys.exit(f"--limit must be >= 0 seconds, got {a.limit}")
     rows, stop = [], threading.Event()
-    th = threading.Thread(target=sample, args=(stop, a.every, rows), daemon=True); th.start()
-    rc = subprocess.call(cmd)
-    stop.set(); th.join()
+    out = open(a.json, 'w') if a.json else None
+    th = threading.Thread(target=sample, args=(stop, a.every, rows, out), daemon=True); th.start()
+    try: rc = run_limited(cmd, a.limit)
+    finally:
+        stop.set(); th.join()
+        if out is not None: out.close()
+    if rc == 124 and a.limit: print(f"stopped after {a.limit:g} s (--limit)")
     print(table(rows, a.window))
     if rows:
         busy = [r['busy_cores'] for r in rows]
         print(f"{len(rows)} samples over {rows[-1]['t']:.0f} s: mean {sum(busy) / len(busy):.1f} busy cores of {os.cpu_count()}")
-    if a.json: Path(a.json).write_text(''.join(json.dumps(r) + '\n' for r in rows))
     sys.exit(rc)
 
 

@@ -1,0 +1,42 @@
+"The host sampler the GPU benchmarks run under: a run stopped at its limit keeps its samples and leaves no process behind."
+import json, subprocess, sys, time
+from pathlib import Path
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLER = ROOT/'benchmarks'/'proc_sampler.py'
+pytestmark = pytest.mark.skipif(not Path('/proc/stat').exists(), reason='the sampler reads /proc (Linux)')
+
+
+def _alive(pid:int)->bool:
+    "Whether `pid` runs (a zombie waiting for its parent does not)."
+    try: state = Path(f'/proc/{pid}/status').read_text()
+    except OSError: return False
+    return '\nState:\tZ' not in state
+
+
+def test_limit_stops_the_whole_group_and_keeps_the_samples(tmp_path):
+    pidf, js = tmp_path/'child.pid', tmp_path/'procs.jsonl'
+    t0 = time.time()
+    p = subprocess.run([sys.executable, str(SAMPLER), '--every', '0.2', '--limit', '2', '--json', str(js), '--',
+                        'bash', '-c', f'sleep 60 & echo $! > {pidf}; wait'], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 124, p.stderr
+    assert time.time() - t0 < 30
+    assert 'stopped after 2 s' in p.stdout and 'busy cores' in p.stdout
+    rows = [json.loads(l) for l in js.read_text().splitlines()]
+    assert len(rows) >= 3 and all({'t', 'busy_cores', 'python'} <= set(r) for r in rows)
+    time.sleep(0.5)
+    assert not _alive(int(pidf.read_text())), 'the command\'s background child outlived the limit'
+
+
+def test_without_limit_the_command_exit_code_passes_through(tmp_path):
+    js = tmp_path/'procs.jsonl'
+    p = subprocess.run([sys.executable, str(SAMPLER), '--every', '0.1', '--json', str(js), '--', sys.executable, '-c',
+                        'import time, sys; time.sleep(0.5); sys.exit(3)'], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 3, p.stderr
+    assert js.exists() and all('busy_cores' in json.loads(l) for l in js.read_text().splitlines())
+
+
+def test_bad_limit_is_refused():
+    p = subprocess.run([sys.executable, str(SAMPLER), '--limit', '-1', '--', 'true'], capture_output=True, text=True, timeout=60)
+    assert p.returncode != 0 and '--limit must be >= 0' in p.stderr
