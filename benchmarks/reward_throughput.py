@@ -10,8 +10,8 @@ are taken, from each release in turn (a program already taken from an earlier on
 extension programs), each answered as a model would (the program in a fenced block), in batches of `--batch` (one
 `KernelReward` call each, the whole batch judged concurrently in the sandboxed pool). The base directory (so the
 extension build cache) is a fresh temporary directory unless `--warm` is given. Prints per batch and in total: programs
-judged per minute, the verdicts, the build time summed over programs (`meta.build_s`), and where the device lock
-was held (`meta.locked_s`). `--evals FILE` writes every result (JSONL) for `benchmarks/audit_timeline.py`. Builds use the precompiled
+judged per minute, the verdicts, the build time summed over programs (`meta.build_s`), where the device lock
+was held (`meta.locked_s`), and the re-measurement campaigns of the call's outliers (when each started, its programs, its seconds). `--evals FILE` writes every result (JSONL) for `benchmarks/audit_timeline.py`. Builds use the precompiled
 `torch/extension.h` (`cudal1_nb.pch`) unless `--no-pch`; with `--warm` a header made by an earlier run is used (copy
 `$CUDAL1_BASE_DIR/ext_cache/_pch` alone into a fresh base directory for never-compiled programs with a made header)."""
 import argparse, json, os, statistics, sys, tempfile, time, collections
@@ -69,7 +69,9 @@ def main(argv=None):
         locked = [e.meta.get('locked_s') for e in evs if e.meta.get('locked_s') is not None]
         row = dict(batch=b // a.batch, programs=len(batch), seconds=round(dt, 1), per_min=round(60 * len(batch) / dt, 1),
                    verdicts=dict(collections.Counter(r.verdict for r in ros)), build_s_sum=round(sum(build), 1),
-                   build_s_median=round(statistics.median(build), 1) if build else None, locked_s_sum=round(sum(locked), 1))
+                   build_s_median=round(statistics.median(build), 1) if build else None, locked_s_sum=round(sum(locked), 1),
+                   remeasure_batches=[dict(start_s=round(r['at'] - t0, 1), n=r['n'], seconds=r['seconds'])
+                                      for r in kr.remeasure_batches if r['step'] == b // a.batch])   # the outliers' second campaigns, from the call's start
         rows.append(row); print(json.dumps(row), flush=True)
     total = time.time() - t_all
     out = dict(release=a.release, device=a.device, programs=len(picked), extension_programs=sum('load_inline' in c.code for _, c in picked), batch=a.batch, seconds=round(total, 1),

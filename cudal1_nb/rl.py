@@ -141,6 +141,7 @@ class KernelReward:
         self.log_path, self.num_generations = (str(log_path) if log_path else None), num_generations
         self.cache, self.best, self.calls, self.rollouts, self._stored = {}, {}, 0, [], set()
         self.busy_s = 0.0   # seconds spent in `score` so far (the trainer waits for them)
+        self.remeasure_batches = []   # per re-measurement campaign so far: dict(step, at, n, seconds) (`_Remeasure.batches`)
         self.version = harness_version()
 
     def __call__(self, prompts:list, completions:list, task_id:list, exemplar_ids:list|None=None, template_id:list|None=None,
@@ -155,13 +156,14 @@ class _Remeasure:
     """The re-measurements of one reward call, run beside its main judging: `offer(c, r)` (the harness's `on_result`)
     queues a candidate whose first result `wants` says needs one; a thread judges what is queued, in batches, as the
     queue fills, each batch one more harness campaign (the device lock keeps its timing apart from the other campaign's);
-    `finish()` judges the rest and returns {candidate id: second result}. Measured on the H100 (64 CUDA-L1 programs, 4
+    `finish()` judges the rest and returns {candidate id: second result}; `batches` records each campaign (when it
+    started, how many programs, how long it took), the tail a reward call waits for. Measured on the H100 (64 CUDA-L1 programs, 4
     re-measured): run after the batch, the re-measurement campaign added 21 s to a 188-s call."""
     def __init__(self, kr, # the `KernelReward`
                  wants, # result -> whether it must be measured again
                 ):
         import queue, threading
-        self.kr, self.wants, self.q, self.cands, self.got, self.err = kr, wants, queue.Queue(), [], {}, None
+        self.kr, self.wants, self.q, self.cands, self.got, self.err, self.batches = kr, wants, queue.Queue(), [], {}, None, []
         self.th = threading.Thread(target=self._run, daemon=True, name='remeasure'); self.th.start()
     def offer(self, c, r):
         if self.wants(r): self.cands.append(c); self.q.put(c)
@@ -177,8 +179,10 @@ class _Remeasure:
             done = batch[-1] is None
             batch = [c for c in batch if c is not None]
             if not batch or self.err: continue
+            t0 = time.time()
             try: self.got.update((c.id, r) for c, r in verify(batch, self.kr.tasks, device=self.kr.device, cfg=self.kr.eval_cfg, progress=False))
             except Exception as e: self.err = f"{type(e).__name__}: {e}"
+            self.batches.append(dict(at=round(t0, 3), n=len(batch), seconds=round(time.time() - t0, 2)))
     def finish(self)->dict:
         self.q.put(None); self.th.join()
         if self.err: raise RuntimeError(f"re-measurement failed: {self.err}")
@@ -248,6 +252,7 @@ def score(self:KernelReward, prompts:list, texts:list, task_ids:list, exemplar_i
             for i, v in zip(idx, group_normalise([ros[i].reward for i in idx], self.cfg.clip_k)): ros[i].reward = v
     dt = time.time() - t0
     self.busy_s += dt
+    self.remeasure_batches += [dict(b, step=step) for b in again.batches]
     for ro in ros: ro.seconds = round(dt, 2)
     with Store(self.db or None) as st:
         with st.transaction():
