@@ -11,7 +11,8 @@ extension programs), each answered as a model would (the program in a fenced blo
 `KernelReward` call each, the whole batch judged concurrently in the sandboxed pool). The base directory (so the
 extension build cache) is a fresh temporary directory unless `--warm` is given. Prints per batch and in total: programs
 judged per minute, the verdicts, the build time summed over programs (`meta.build_s`), where the device lock
-was held (`meta.locked_s`), and the re-measurement campaigns of the call's outliers (when each started, its programs, its seconds). `--evals FILE` writes every result (JSONL) for `benchmarks/audit_timeline.py`. Builds use the precompiled
+was held (`meta.locked_s`), and the re-measurement campaigns of the call's outliers (when each started, its programs, its seconds). `--evals FILE` writes every result (JSONL) for `benchmarks/audit_timeline.py` (while the call runs, each first result goes
+to `FILE.partial` as it comes, and a line every 16 results says how many are judged: a stopped run keeps them). Builds use the precompiled
 `torch/extension.h` (`cudal1_nb.pch`) unless `--no-pch`; with `--warm` a header made by an earlier run is used (copy
 `$CUDAL1_BASE_DIR/ext_cache/_pch` alone into a fresh base directory for never-compiled programs with a made header)."""
 import argparse, json, os, statistics, sys, tempfile, time, collections
@@ -59,6 +60,13 @@ def main(argv=None):
     had = sorted(str(p.parent) for p in pch_dir().glob('*/made.json'))   # headers made before this run (--warm)
     kr = KernelReward(tasks, RewardConfig(), cfg, device=a.device, db=str(Path(os.environ.get('CUDAL1_BASE_DIR', tempfile.mkdtemp()))/'reward.sqlite'), run='throughput')
     rows, t_all = [], time.time()
+    part = open(a.evals + '.partial', 'w') if a.evals else None   # each first result as it comes: a stopped run keeps them
+    done = [0]
+    def _progress(c, r):
+        done[0] += 1
+        if part is not None: part.write(r.to_json() + '\n'); part.flush()
+        if done[0] % 16 == 0: print(f"{done[0]} judged after {time.time() - t_all:.0f} s", flush=True)
+    kr.on_result = _progress
     for b in range(0, len(picked), a.batch):
         batch = picked[b:b + a.batch]
         t0 = time.time()
@@ -83,7 +91,9 @@ def main(argv=None):
     print(f"{len(picked)} never-compiled programs in {total:.0f} s: {out['per_min']} per minute on {os.cpu_count()} cores ({a.device}); "
           f"precompiled header: {'off' if a.no_pch else f'{len(had)} made before, made now: ' + str([h['seconds'] for h in out['headers_made']])}")
     if a.json: Path(a.json).write_text(json.dumps(out, indent=1) + '\n')
-    if a.evals: Path(a.evals).write_text(''.join(e.to_json() + '\n' for e in kr.cache.values()))
+    if a.evals:
+        part.close(); Path(a.evals + '.partial').unlink()
+        Path(a.evals).write_text(''.join(e.to_json() + '\n' for e in kr.cache.values()))
 
 
 if __name__ == '__main__': main()

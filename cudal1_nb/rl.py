@@ -9,7 +9,7 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/rl.html.md"""
 
 # %% ../nbs/15_rl.ipynb #a703a622
 from __future__ import annotations
-import os, sys, re, json, time, math, random, collections, contextlib
+import os, sys, re, json, time, math, random, collections, contextlib, warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from fastcore.basics import patch
@@ -142,6 +142,7 @@ class KernelReward:
         self.cache, self.best, self.calls, self.rollouts, self._stored = {}, {}, 0, [], set()
         self.busy_s = 0.0   # seconds spent in `score` so far (the trainer waits for them)
         self.remeasure_batches = []   # per re-measurement campaign so far: dict(step, at, n, seconds) (`_Remeasure.batches`)
+        self.on_result = None   # if set, called as `on_result(candidate, result)` with each first result as soon as it is known (progress, partial logs)
         self.version = harness_version()
 
     def __call__(self, prompts:list, completions:list, task_id:list, exemplar_ids:list|None=None, template_id:list|None=None,
@@ -221,7 +222,12 @@ def score(self:KernelReward, prompts:list, texts:list, task_ids:list, exemplar_i
     try:
         with self._on_gpu():
             try:
-                for c, r in (verify(todo, self.tasks, device=self.device, cfg=self.eval_cfg, progress=False, on_result=again.offer) if todo else []):
+                def _got(c, r):
+                    again.offer(c, r)
+                    if self.on_result:
+                        try: self.on_result(c, r)
+                        except Exception as e: warnings.warn(f"KernelReward.on_result raised {type(e).__name__}: {e}; judging goes on")
+                for c, r in (verify(todo, self.tasks, device=self.device, cfg=self.eval_cfg, progress=False, on_result=_got) if todo else []):
                     if _infra(r): failed[key(c)] = r
                     else: self.cache[key(c)] = r
             finally: second = again.finish()

@@ -72,6 +72,23 @@ def test_evolve_with_an_api_backend(tmp_path, monkeypatch):
     assert (tmp_path/'run'/'summary.json').exists() and json.loads((tmp_path/'run'/'curves.json').read_text())['curves']
 
 
+def test_kernel_reward_reports_each_first_result_as_it_comes(tmp_path, monkeypatch):
+    "`KernelReward.on_result` sees every program judged in a call, as it is judged; a callback that raises is warned about and judging goes on."
+    monkeypatch.setenv('CUDAL1_BASE_DIR', str(tmp_path/'base'))
+    from cudal1_nb.minibench import minibench_tasks, minibench_variants
+    from cudal1_nb.rl import KernelReward
+    from cudal1_nb.prompts import fence
+    t = next(x for x in minibench_tasks() if x.id == 'minibench/L1/1')
+    vs = sorted(minibench_variants(t.id), key=lambda v: len(v.code))[:2]
+    kr, seen = KernelReward([t], db=str(tmp_path/'s.sqlite')), []
+    def cb(c, r): seen.append(c.id); raise RuntimeError('a broken progress line')
+    kr.on_result = cb
+    with pytest.warns(UserWarning, match='on_result raised RuntimeError: a broken progress line'):
+        ros = kr.score(['p', 'p'], [fence(v.code) for v in vs], [t.id, t.id])
+    assert sorted(seen) == sorted(r.candidate_id for r in ros) and len(seen) == 2
+    assert all(r.reward is not None and r.verdict == 'ok' for r in ros), [(r.verdict, r.reason) for r in ros]
+
+
 def _rl_experiment():
     import importlib.util
     from pathlib import Path
