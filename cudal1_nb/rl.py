@@ -158,8 +158,8 @@ class _Remeasure:
     queues a candidate whose first result `wants` says needs one; a thread judges what is queued, in batches, as the
     queue fills, each batch one more harness campaign (the device lock keeps its timing apart from the other campaign's);
     `finish()` judges the rest and returns {candidate id: second result}; `batches` records each campaign (when it
-    started, how many programs, how long it took), the tail a reward call waits for. Measured on the H100 (64 CUDA-L1 programs, 4
-    re-measured): run after the batch, the re-measurement campaign added 21 s to a 188-s call."""
+    started, how many programs, how long it took), the tail a reward call waits for. Measured on the H100 (64 CUDA-L1
+    programs, 4 re-measured): run after the batch, the re-measurement campaign added 21 s to a 188-s call."""
     def __init__(self, kr, # the `KernelReward`
                  wants, # result -> whether it must be measured again
                 ):
