@@ -97,9 +97,10 @@ def main(argv=None):
     except ValueError as e: sys.exit(str(e))
     h, sh = holds(rows), holds(rows, 'sh')
     if not h: sys.exit(f"{o.evals}: no result records when it held the device lock (meta.lock_at); audits before this field can't be laid out")
-    span = max(a + s for a, s, _ in h + sh) - min(a for a, _, _ in h + sh)
+    t0 = min(a for a, _, _ in h + sh)
+    span = max(a + s for a, s, _ in h + sh) - t0
     if o.start is not None:
-        first, last = min(a for a, _, _ in h + sh) - o.start, max(r.get('created') or 0 for r in rows) - o.start
+        first, last = t0 - o.start, max(r.get('created') or 0 for r in rows) - o.start
         if first < 0: sys.exit(f"--start {o.start:.0f} is after the first lock ({first:+.0f} s): give the time the command started")
     work = sum(s for _, s, _ in h)
     gaps = [b[0] - (a[0] + a[1]) for a, b in zip(h, h[1:])]
@@ -120,7 +121,7 @@ def main(argv=None):
     for what, sec, n in split(rows): print(f"  {what}" if sec is None else f"  {what:52s} {sec:8.1f} s  (n={n})")
     print("longest holds:")
     for at, s, what in sorted(h + sh, key=lambda x: -x[1])[:o.top]:
-        print(f"  {s:7.2f} s  at +{at - min(a for a, _, _ in h + sh):5.0f} s  {what}")
+        print(f"  {s:7.2f} s  at +{at - t0:5.0f} s  {what}")
 
 
 if __name__ == '__main__': main()

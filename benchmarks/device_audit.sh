@@ -18,7 +18,7 @@ start=$(date +%s.%N)
 python3 benchmarks/proc_sampler.py --window 20 --json "$out.procs.jsonl" ${LIMIT:+--limit $LIMIT} -- \
   python3 -m cudal1_nb audit "$rel" --device cuda --out "$out" --db "$db" $resume "$@" >> "$out.log" 2>&1
 rc=$?
-echo "audit exit $rc, wall $(python3 -c "import sys, time; print(round(time.time() - float(sys.argv[1])))" "$start") s"
+echo "audit exit $rc, wall $(( $(date +%s) - ${start%.*} )) s"
 grep -v "busy cores\|^ *[0-9]\+ \+[0-9.]\+ \|samples over" "$out.log" | tail -n 3
 ev=$(ls "$out"/evals.jsonl "$out"/evals.partial.jsonl 2>/dev/null | head -1)
 [ -n "$ev" ] && echo "$(wc -l < "$ev") results in $ev" && python3 benchmarks/audit_timeline.py "$ev" --start "$start" | sed -n 1,26p

@@ -25,7 +25,7 @@ for mode in "$@"; do
   CUDAL1_BASE_DIR=$base python3 benchmarks/proc_sampler.py --window 20 --limit ${LIMIT:-300} --json "$out/procs_$mode.jsonl" -- \
     python3 benchmarks/reward_throughput.py "$rel" --n ${N:-64} --batch ${N:-64} --device cuda --warm $flag \
     --json "$out/rt_$mode.json" --evals "$out/evals_$mode.jsonl" > "$out/$mode.log" 2>&1
-  echo "$mode: exit $?, $(python3 -c "import sys, time; print(round(time.time() - float(sys.argv[1])))" "$t") s"
+  echo "$mode: exit $?, $(( $(date +%s) - ${t%.*} )) s"
   grep -E 'never-compiled|samples over|"batch"|Error' "$out/$mode.log" | tail -n 5
   grep -E '^ +[0-9]+ +[0-9.]+ ' "$out/$mode.log" | awk 'NR % 2 == 1'
   [ -s "$out/evals_$mode.jsonl" ] && python3 benchmarks/audit_timeline.py "$out/evals_$mode.jsonl" --start "$t" | sed -n '1,2p;7p'

@@ -7,7 +7,7 @@ Each sample is appended to `--json` as it is taken, so a run stopped from outsid
 stops the command (its whole process group: the jobs and builds it started too) after that many seconds, then prints
 the table and exits 124, as `timeout` does.
 
-    python benchmarks/proc_sampler.py --from OUT.jsonl [--window 10]    # the table of a saved run
+    python benchmarks/proc_sampler.py --from OUT.jsonl[.gz] [--window 10]    # the table of a saved run
 
 Used for the reward's throughput: whether the builds keep every core they may use busy from the first second
 to the last, or the run waits on something else (the GPU jobs, the start, the tail). Counted by process name:
@@ -52,15 +52,12 @@ def run_limited(cmd:list, limit:float)->int:
     "Run `cmd` in a process group of its own; past `limit` seconds (0: none) kill the whole group and return 124."
     p = subprocess.Popen(cmd, start_new_session=True)
     try: return p.wait(timeout=limit or None)
-    except subprocess.TimeoutExpired:
-        try: os.killpg(p.pid, signal.SIGKILL)
-        except ProcessLookupError: pass
-        p.wait()
-        return 124
-    except BaseException:
-        try: os.killpg(p.pid, signal.SIGKILL)
-        except ProcessLookupError: pass
-        raise
+    except subprocess.TimeoutExpired: return 124
+    finally:   # on the limit, or on an error here (Ctrl-C): the command's jobs and builds go with it
+        if p.poll() is None:
+            try: os.killpg(p.pid, signal.SIGKILL)
+            except ProcessLookupError: pass
+            p.wait()
 
 
 def table(rows:list, window:float)->str:
@@ -83,7 +80,9 @@ def main(argv=None):
     ap.add_argument('command', nargs=argparse.REMAINDER)
     a = ap.parse_args(argv)
     if a.saved:
-        try: rows = [json.loads(l) for l in Path(a.saved).read_text().splitlines() if l.strip()]
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # a checkout's package, for its reader of .gz files
+        from cudal1_nb.core import read_data
+        try: rows = [json.loads(l) for l in read_data(a.saved).decode().splitlines() if l.strip()]
         except (OSError, ValueError) as e: sys.exit(f"{a.saved}: not a sampler's JSON lines file ({type(e).__name__}: {e})")
         print(table(rows, a.window)); return
     cmd = a.command[1:] if a.command[:1] == ['--'] else a.command
