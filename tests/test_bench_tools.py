@@ -40,3 +40,26 @@ def test_without_limit_the_command_exit_code_passes_through(tmp_path):
 def test_bad_limit_is_refused():
     p = subprocess.run([sys.executable, str(SAMPLER), '--limit', '-1', '--', 'true'], capture_output=True, text=True, timeout=60)
     assert p.returncode != 0 and '--limit must be >= 0' in p.stderr
+
+
+def test_reward_batch_fill_adds_copies_that_build_anew():
+    "`reward_throughput.py --fill`: past the releases' distinct programs, copies of the extension programs, each a new source."
+    from conftest import shared_file
+    from cudal1_nb.core import code_hash
+    sys.path.insert(0, str(ROOT/'benchmarks'))
+    from reward_throughput import pick_programs
+    rels = [str(shared_file('data', 'cuda-l1', f'{g}.jsonl')) for g in ('h100', 'a100')]
+    distinct = pick_programs(rels, 10_000, all_programs=True)
+    ext = [code for _, code in distinct if 'load_inline' in code]
+    assert 0 < len(ext) < len(distinct) and len({code for _, code in distinct}) == len(distinct)
+    assert [code for _, code in distinct[:len(ext)]] == ext   # extension builders first
+    n = len(distinct) + len(ext) + 3                            # a second copy of each, and a third of the first three
+    picked = pick_programs(rels, n, all_programs=True, fill=True)
+    assert len(picked) == n and picked[:len(distinct)] == distinct
+    assert len({code_hash(code) for _, code in picked}) == n     # every copy is a new source, so a new build directory
+    extra = picked[len(distinct):]
+    assert all('load_inline' in code for _, code in extra)
+    assert [code.split('\n# copy ')[0] for _, code in extra] == ext + ext[:3]
+    assert extra[-1][1].rstrip().endswith('# copy 2 of this program: a new source, built anew')
+    assert [t.id for t, _ in extra[:len(ext)]] == [t.id for t, code in distinct if 'load_inline' in code]
+    assert len(pick_programs(rels, n, all_programs=True)) == len(distinct)   # without --fill: only the distinct ones
