@@ -16,6 +16,9 @@ the lock, and the candidate jobs' phases under it (`meta.phase_s`: reference out
 construction, the correctness checks, warm-up, the paired timing, the post timing). Import and construction include
 any extension build the program does there, which runs with the lock let go (`meta.build_free_s`).
 
+A result does not name its GPU: on several GPUs (the Ray executor) the holds of every GPU's lock are merged; when
+exclusive holds overlap, it says how many at once and the share per GPU.
+
 Since jobs hold the lock shared for untimed device work and exclusively for timing (`meta.holds`, `meta.ref_holds`:
 `[kind, start, seconds]` per hold), the serial part of the run is the exclusive holds: it prints them and the shared
 holds apart (results of older runs have one exclusive hold per job, from `lock_at`/`locked_s`), and what the lock was
@@ -37,6 +40,17 @@ def holds(rows, kind:str|None='ex'):
             if hs is None: hs = [['ex', at, s]] if at is not None and s is not None else []   # an older run: one exclusive hold
             out += [(float(a), float(sec), f"{r['task_id']} {what} ({k})") for k, a, sec in hs if kind in (None, k) and sec is not None]
     return sorted(out)
+
+
+def most_at_once(h:list, # exclusive holds: (start, seconds, label)
+                 tol:float=0.05, # seconds of overlap a handover may show (one job's end recorded after the next one's start)
+                )->int:
+    "The most exclusive holds that overlap by more than `tol` (a hold shared by several results counted once): above 1, the results come from that many GPUs at least."
+    uniq = {(round(a, 3), round(s, 3)) for a, s, _ in h if s > tol}
+    ev = sorted([(a, 1) for a, s in uniq] + [(a + s - tol, -1) for a, s in uniq], key=lambda e: (e[0], e[1]))
+    k = top = 0
+    for _, d in ev: k += d; top = max(top, k)
+    return top
 
 
 def lock_states(rows, step:float=0.05)->dict:
@@ -108,6 +122,10 @@ def main(argv=None):
     if o.start is not None:
         print(f"from the start: first lock after {first:.0f} s, last result after {last:.0f} s")
     print(f"timing under the exclusive lock (serial): {work:.0f} s = {work / span:.0%} of the span")
+    if (k := most_at_once(h)) > 1:
+        print(f"  up to {k} exclusive holds at once: these results come from {k} GPUs or more, whose locks this timeline merges "
+              f"(a result does not name its GPU); over {k} GPUs the timing fills {work / (k * span):.0%} of their time, and the "
+              f"lock's states below describe the merged holds, not one GPU's lock")
     if sh: print(f"untimed device work under the shared lock (jobs at once): {sum(s for _, s, _ in sh):.0f} s summed over jobs")
     if gaps:
         print(f"between exclusive holds: median {statistics.median(gaps):.2f} s, total {sum(gaps):.0f} s "

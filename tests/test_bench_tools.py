@@ -63,3 +63,15 @@ def test_reward_batch_fill_adds_copies_that_build_anew():
     assert extra[-1][1].rstrip().endswith('# copy 2 of this program: a new source, built anew')
     assert [t.id for t, _ in extra[:len(ext)]] == [t.id for t, code in distinct if 'load_inline' in code]
     assert len(pick_programs(rels, n, all_programs=True)) == len(distinct)   # without --fill: only the distinct ones
+
+
+def test_timeline_counts_gpus_from_overlapping_exclusive_holds():
+    "`audit_timeline.most_at_once`: handovers and a reference hold shared by several results do not count as another GPU."
+    sys.path.insert(0, str(ROOT/'benchmarks'))
+    from audit_timeline import most_at_once
+    one_gpu = [(0.0, 1.0, 'a'), (0.99, 1.0, 'b'), (1.98, 0.5, 'c'), (1.98, 0.5, 'c again')]   # handovers 10 ms early, a shared reference
+    assert most_at_once(one_gpu) == 1
+    two_gpus = one_gpu + [(0.5, 1.0, 'd'), (1.6, 0.6, 'e')]
+    assert most_at_once(two_gpus) == 2
+    assert most_at_once([(0.0, 2.0, 'x'), (0.5, 1.0, 'y'), (0.6, 0.2, 'z')]) == 3
+    assert most_at_once([]) == 0
