@@ -2,7 +2,7 @@
 audit's speedup lies inside the other's 95 % interval.
 
     python benchmarks/audit_agreement.py RUN1/evals.jsonl RUN2/evals.jsonl [--baseline eager] [--top 10]
-    python benchmarks/audit_agreement.py A.jsonl[+A2.jsonl+A3.jsonl] B.jsonl[+B2.jsonl] --rescore
+    python benchmarks/audit_agreement.py A.jsonl[+A2.jsonl+A3.jsonl] B.jsonl[+B2.jsonl] --rescore [--floors F1,F2,F3]
 
 Reads the full results (`evals.jsonl[.gz]`, or `evals.partial.jsonl` of an interrupted audit); prints the median and
 90th percentile of |Δ speedup| (the harness's targets: <= 2 % and <= 5 %), overall and per bucket of the reference's
@@ -20,11 +20,14 @@ every process it had) and `fixed-speed` (neither).
 `cudal1_nb.evalstats.process_interval`) from what the files hold -- a calibration of that rule on older results, not a
 validation of it: a result's own within-process interval (`meta['within_ci']`, else `meta['speedup_ci']`), widened by
 the floor; with `A.jsonl+A2.jsonl+...` the later files stand in for the extra processes the harness would have timed
-(each task takes from them the processes the rule asks for)."""
+(each task takes from them the processes the rule asks for). `--floors` rescores with other floors than the harness's
+(`cudal1_nb.evalstats.PROCESS_FLOOR`, one per reference-time bucket, log half-widths): how wide the intervals would have
+to be for a coverage."""
 import argparse, math, statistics, sys
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
 from cudal1_nb.store import read_evals
+from cudal1_nb import evalstats
 from cudal1_nb.evalstats import REF_BUCKETS, ref_bucket, process_interval
 from cudal1_nb.verdict import may_vary, needs_process
 
@@ -109,7 +112,16 @@ def main(argv=None):
     ap.add_argument('--rescore', action='store_true', help="intervals again by the harness's current rule (a calibration on older results)")
     ap.add_argument('--processes', type=int, default=3, help='with --rescore: at most this many processes per task (EvalConfig.processes)')
     ap.add_argument('--repeat-all', action='store_true', help='with --rescore: a second process for every ok task (EvalConfig.repeat_all)')
+    ap.add_argument('--floors', default='', help="with --rescore: the floors per reference-time bucket, comma-separated log half-widths "
+                    f"in the order {', '.join(n for n, _, _ in REF_BUCKETS)} (default: the harness's, "
+                    f"{', '.join(str(evalstats.PROCESS_FLOOR[n]) for n, _, _ in REF_BUCKETS)})")
     o = ap.parse_args(argv)
+    if o.floors:
+        if not o.rescore: ap.error('--floors needs --rescore')
+        try: fl = [float(x) for x in o.floors.split(',')]
+        except ValueError: ap.error(f"--floors: numbers, comma-separated, got {o.floors!r}")
+        if len(fl) != len(REF_BUCKETS) or not all(0 <= x < 1 for x in fl): ap.error(f"--floors: {len(REF_BUCKETS)} values in [0, 1), got {o.floors!r}")
+        evalstats.PROCESS_FLOOR.update(zip((n for n, _, _ in REF_BUCKETS), fl))   # this process only: the rule's floors, for the calibration
     A, B = load(o.a), load(o.b)
     a, b = A[0], B[0]
     both = sorted(set(a) & set(b))
@@ -124,7 +136,8 @@ def main(argv=None):
     if not rows: sys.exit("no task is ok in both runs")
     dev = {r['device'] for r in list(a.values())[:1] + list(b.values())[:1]}
     print(f"{len(both)} tasks in both runs ({', '.join(sorted(dev))}); {len(rows)} ok in both; baseline {o.baseline}"
-          + ("; intervals rescored by the current rule (calibration, not validation)" if o.rescore else '; intervals as recorded'))
+          + ("; intervals rescored by the current rule (calibration, not validation)" if o.rescore else '; intervals as recorded')
+          + (f"; floors {o.floors}" if o.floors else ''))
     v = sorted(r['d'] for r in rows)
     print(f"|Δ speedup|: median {stats(v)[0]:.2%}, 90th percentile {stats(v)[1]:.2%}, max {v[-1]:.2%}")
     groups = [('every task', rows)] + [(c, [r for r in rows if r['cls'] == c]) for c in CLASSES]

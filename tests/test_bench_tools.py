@@ -75,3 +75,26 @@ def test_timeline_counts_gpus_from_overlapping_exclusive_holds():
     assert most_at_once(two_gpus) == 2
     assert most_at_once([(0.0, 2.0, 'x'), (0.5, 1.0, 'y'), (0.6, 0.2, 'z')]) == 3
     assert most_at_once([]) == 0
+
+
+def _coverage_line(out:str)->tuple:
+    "(B in A, A in B, half-width) of the 'every task' coverage line of `audit_agreement.py`'s output."
+    line = out.split('\ncoverage:')[1].split('every task')[1].splitlines()[0].split()
+    return tuple(float(x.rstrip('%')) for x in line[1:4])
+
+
+def test_agreement_rescores_with_other_floors():
+    "`audit_agreement.py --rescore --floors`: wider floors, wider intervals and no less coverage; bad floors are refused."
+    d = ROOT/'results'/'2026-11-27-interval-coverage-h200'
+    a, b = d/'machine1_one_gpu.evals.jsonl.gz', d/'machine2_one_gpu.evals.jsonl.gz'
+    if not (a.exists() and b.exists()): pytest.skip('the committed coverage results are not in this checkout')
+    run = lambda *x: subprocess.run([sys.executable, str(ROOT/'benchmarks'/'audit_agreement.py'), str(a), str(b), '--top', '0', *x],
+                                    capture_output=True, text=True, timeout=300)
+    base, wide = run('--rescore'), run('--rescore', '--floors', '0.1,0.08,0.08')
+    assert base.returncode == 0 and wide.returncode == 0, base.stderr + wide.stderr
+    (ba0, ab0, hw0), (ba1, ab1, hw1) = _coverage_line(base.stdout), _coverage_line(wide.stdout)
+    assert hw1 > hw0 + 2 and ba1 >= ba0 and ab1 >= ab0
+    assert 'floors 0.1,0.08,0.08' in wide.stdout
+    for bad in (('--floors', '0.1,0.1,0.1'), ('--rescore', '--floors', '0.1,0.1'), ('--rescore', '--floors', '0.1,x,0.1')):
+        r = run(*bad)
+        assert r.returncode == 2 and '--floors' in r.stderr
