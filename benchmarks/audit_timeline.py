@@ -16,7 +16,8 @@ the lock, and the candidate jobs' phases under it (`meta.phase_s`: reference out
 construction, the correctness checks, warm-up, the paired timing, the post timing). Import and construction include
 any extension build the program does there, which runs with the lock let go (`meta.build_free_s`).
 
-A result does not name its GPU: on several GPUs (the Ray executor) the holds of every GPU's lock are merged; when
+It also prints how many jobs were in their device work at once per 20 s (each job from its first hold to its last
+release): how full the job slots were kept. A result does not name its GPU: on several GPUs (the Ray executor) the holds of every GPU's lock are merged; when
 exclusive holds overlap, it says how many at once and the share per GPU.
 
 Since jobs hold the lock shared for untimed device work and exclusively for timing (`meta.holds`, `meta.ref_holds`:
@@ -51,6 +52,25 @@ def most_at_once(h:list, # exclusive holds: (start, seconds, label)
     k = top = 0
     for _, d in ev: k += d; top = max(top, k)
     return top
+
+
+def jobs_at_once(rows, window:float=20.0)->list:
+    """[(seconds from the first lock, mean jobs in their device work)] per `window`: a job counts from its first hold of
+    the lock to the end of its last (a reference job shared by several results once). Jobs still running at a stop, and
+    the extra processes of a candidate after its first, are not in the results, so they are not counted."""
+    spans = set()
+    for r in rows:
+        m = r.get('meta') or {}
+        for hs in (m.get('holds'), m.get('ref_holds')):
+            hs = [(float(a), float(sec)) for _, a, sec in hs or [] if sec is not None]
+            if hs: spans.add((round(min(a for a, _ in hs), 3), round(max(a + sec for a, sec in hs), 3)))
+    if not spans: return []
+    t0, t1 = min(a for a, _ in spans), max(b for _, b in spans)
+    out = []
+    for k in range(int((t1 - t0) // window) + 1):
+        w0 = t0 + k * window
+        out.append((k * window, sum(max(0.0, min(b, w0 + window) - max(a, w0)) for a, b in spans) / window))
+    return out
 
 
 def lock_states(rows, step:float=0.05)->dict:
@@ -133,6 +153,9 @@ def main(argv=None):
     if sh:
         st = lock_states(rows)
         print("the lock's state over the span: " + ', '.join(f"{k} {v:.0f} s" for k, v in st.items()))
+    if (ja := jobs_at_once(rows)):
+        print("jobs in their device work at once (first hold to last release), mean per 20 s from the first lock: "
+              + ' '.join(f"{n:.1f}" for _, n in ja))
     c = [x for r in rows for x in ((r.get('meta') or {}).get('compiles') or [])]
     if c: print(f"Inductor compiles run with the lock let go: {len(c)}, {sum(c):.0f} s")
     print("time split (seconds; the lock's holds are serial, compiles overlap them):")

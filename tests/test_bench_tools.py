@@ -98,3 +98,14 @@ def test_agreement_rescores_with_other_floors():
     for bad in (('--floors', '0.1,0.1,0.1'), ('--rescore', '--floors', '0.1,0.1'), ('--rescore', '--floors', '0.1,x,0.1')):
         r = run(*bad)
         assert r.returncode == 2 and '--floors' in r.stderr
+
+
+def test_timeline_counts_jobs_in_their_device_work():
+    "`audit_timeline.jobs_at_once`: each job from its first hold to its last release, a reference shared by two results once."
+    sys.path.insert(0, str(ROOT/'benchmarks'))
+    from audit_timeline import jobs_at_once
+    ref = [['sh', 100.0, 5.0], ['ex', 105.0, 5.0]]                                  # one reference job, 100-110 s
+    rows = [dict(meta=dict(holds=[['sh', 100.0, 10.0], ['ex', 112.0, 8.0]], ref_holds=ref)),   # a candidate job 100-120 s
+            dict(meta=dict(holds=[['sh', 120.0, 20.0]], ref_holds=ref))]                 # another 120-140 s; the same reference
+    assert jobs_at_once(rows, window=10) == [(0.0, 2.0), (10.0, 1.0), (20.0, 1.0), (30.0, 1.0), (40.0, 0.0)]
+    assert jobs_at_once([dict(meta={})]) == []
