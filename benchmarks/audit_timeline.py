@@ -17,8 +17,8 @@ construction, the correctness checks, warm-up, the paired timing, the post timin
 any extension build the program does there, which runs with the lock let go (`meta.build_free_s`).
 
 It also prints how many jobs were in their device work at once per 20 s (each job from its first hold to its last
-release): how full the job slots were kept. A result does not name its GPU: on several GPUs (the Ray executor) the holds of every GPU's lock are merged; when
-exclusive holds overlap, it says how many at once and the share per GPU.
+release): how full the job slots were kept. A result does not name its GPU: on several GPUs (the Ray executor) the
+holds of every GPU's lock are merged; when exclusive holds overlap, it says how many at once and the share per GPU.
 
 Since jobs hold the lock shared for untimed device work and exclusively for timing (`meta.holds`, `meta.ref_holds`:
 `[kind, start, seconds]` per hold), the serial part of the run is the exclusive holds: it prints them and the shared
