@@ -7,16 +7,16 @@ one RL step would hand them over, with an empty build cache.
 RELEASE is a CUDA-L1 release file (e.g. h100.jsonl, or gzipped): its programs that compile an extension (`load_inline`)
 are taken, from each release in turn (a program already taken from an earlier one is skipped), first `--n` of them
 (`--all`: then the programs that build none, after all that do, for a batch larger than the releases' 138 distinct
-extension programs; `--fill`: past the five releases' 415 distinct programs, copies of the extension programs, each
-with a comment line appended, so a new source that builds and is judged anew), each answered as a model would (the
-program in a fenced block), in batches of `--batch` (one `KernelReward` call each, the whole batch judged concurrently in the sandboxed pool). The base directory (so the
-extension build cache) is a fresh temporary directory unless `--warm` is given. Prints per batch and in total: programs
-judged per minute, the verdicts, the build time summed over programs (`meta.build_s`), where the device lock
-was held (`meta.locked_s`), and the re-measurement campaigns of the call's outliers (when each started, its programs,
-its seconds). `--evals FILE` writes every result (JSONL) for `benchmarks/audit_timeline.py`; while the call runs, each
-first result goes to `FILE.partial` as it comes and a line every 16 results says how many are judged, so a stopped run
-keeps them. Builds use the precompiled
-`torch/extension.h` (`cudal1_nb.pch`) unless `--no-pch`; with `--warm` a header made by an earlier run is used (copy
+extension programs; `--fill`: past the five releases' 415 distinct programs, copies of the extension programs, each with
+a comment line appended, so a new source that builds and is judged anew), each answered as a model would (the program in
+a fenced block), in batches of `--batch` (one `KernelReward` call each, the whole batch judged concurrently in the
+sandboxed pool). The base directory (so the extension build cache) is a fresh temporary directory unless `--warm` is
+given. Prints per batch and in total: programs judged per minute, the verdicts, the build time summed over programs
+(`meta.build_s`), where the device lock was held (`meta.locked_s`), and the re-measurement campaigns of the call's
+outliers (when each started, its programs, its seconds). `--evals FILE` writes every result (JSONL) for
+`benchmarks/audit_timeline.py`; while the call runs, each first result goes to `FILE.partial` as it comes and a line
+every 16 results says how many are judged, so a stopped run keeps them. Builds use the precompiled `torch/extension.h`
+(`cudal1_nb.pch`) unless `--no-pch`; with `--warm` a header made by an earlier run is used (copy
 `$CUDAL1_BASE_DIR/ext_cache/_pch` alone into a fresh base directory for never-compiled programs with a made header)."""
 import argparse, json, os, statistics, sys, tempfile, time, collections
 from pathlib import Path
