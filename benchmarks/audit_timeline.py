@@ -43,12 +43,20 @@ def holds(rows, kind:str|None='ex'):
     return sorted(out)
 
 
+def job_holds(rows):
+    "Per job that recorded its holds (`meta.holds`, `meta.ref_holds`), its finished ones: [(kind, start, seconds)], in order."
+    for r in rows:
+        m = r.get('meta') or {}
+        for hs in (m.get('holds'), m.get('ref_holds')):
+            if (hs := [(k, float(a), float(sec)) for k, a, sec in hs or [] if sec is not None]): yield hs
+
+
 def most_at_once(h:list, # exclusive holds: (start, seconds, label)
                  tol:float=0.05, # seconds of overlap a handover may show (one job's end recorded after the next one's start)
                 )->int:
     "The most exclusive holds that overlap by more than `tol` (a hold shared by several results counted once): above 1, the results come from that many GPUs at least."
     uniq = {(round(a, 3), round(s, 3)) for a, s, _ in h if s > tol}
-    ev = sorted([(a, 1) for a, s in uniq] + [(a + s - tol, -1) for a, s in uniq], key=lambda e: (e[0], e[1]))
+    ev = sorted([(a, 1) for a, s in uniq] + [(a + s - tol, -1) for a, s in uniq])   # at a tie, an end before a start
     k = top = 0
     for _, d in ev: k += d; top = max(top, k)
     return top
@@ -58,12 +66,7 @@ def jobs_at_once(rows, window:float=20.0)->list:
     """[(seconds from the first lock, mean jobs in their device work)] per `window`: a job counts from its first hold of
     the lock to the end of its last (a reference job shared by several results once). Jobs still running at a stop, and
     the extra processes of a candidate after its first, are not in the results, so they are not counted."""
-    spans = set()
-    for r in rows:
-        m = r.get('meta') or {}
-        for hs in (m.get('holds'), m.get('ref_holds')):
-            hs = [(float(a), float(sec)) for _, a, sec in hs or [] if sec is not None]
-            if hs: spans.add((round(min(a for a, _ in hs), 3), round(max(a + sec for a, sec in hs), 3)))
+    spans = {(round(min(a for _, a, _ in hs), 3), round(max(a + sec for _, a, sec in hs), 3)) for hs in job_holds(rows)}
     if not spans: return []
     t0, t1 = min(a for a, _ in spans), max(b for _, b in spans)
     out = []
@@ -78,12 +81,9 @@ def lock_states(rows, step:float=0.05)->dict:
     hold (between the end of a job's hold and the start of its next exclusive one); held shared with no job waiting;
     free while a job waits (handing over: one process exiting, the next waking); free. Sampled every `step` seconds."""
     held, waits = [], []
-    for r in rows:
-        m = r.get('meta') or {}
-        for hs in (m.get('holds') or [], m.get('ref_holds') or []):
-            hs = [h for h in hs if h[2] is not None]
-            held += [(k, a, a + s) for k, a, s in hs]
-            waits += [(a0 + s0, a1) for (_, a0, s0), (k1, a1, _) in zip(hs, hs[1:]) if k1 == 'ex']
+    for hs in job_holds(rows):
+        held += [(k, a, a + s) for k, a, s in hs]
+        waits += [(a0 + s0, a1) for (_, a0, s0), (k1, a1, _) in zip(hs, hs[1:]) if k1 == 'ex']
     if not held: return {}
     t0, t1 = min(a for _, a, _ in held), max(b for _, _, b in held)
     n = int((t1 - t0) / step) + 1
