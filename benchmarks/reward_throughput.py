@@ -30,6 +30,9 @@ def _gpus(device:str)->list:
     return [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())]
 
 
+COPY_NOTE = ' of this program: a new source, built anew\n'   # the end of the comment line a copy gets (`pick_programs`)
+
+
 def pick_programs(releases:list, # CUDA-L1 release files, in the order their programs are taken
                   n:int, # how many programs at most
                   all_programs:bool=False, # after those that build an extension, those that build none
@@ -49,7 +52,7 @@ def pick_programs(releases:list, # CUDA-L1 release files, in the order their pro
     k = 0
     while fill and ext and len(picked) < n:   # copy k+1 of each extension program in turn: new code hash, new build directory
         t, code = ext[k % len(ext)]
-        picked.append((t, code + f"\n# copy {1 + k // len(ext)} of this program: a new source, built anew\n")); k += 1
+        picked.append((t, code + f"\n# copy {1 + k // len(ext)}{COPY_NOTE}")); k += 1
     return picked
 
 
@@ -74,7 +77,7 @@ def main(argv=None):
     picked = pick_programs(a.release, a.n, all_programs=a.all, fill=a.fill, levels=[int(x) for x in a.levels.split(',') if x] or None)
     if not picked: sys.exit(f"{', '.join(a.release)}: no program to judge (without --all: none that builds an extension)")
     if len(picked) < a.n: print(f"only {len(picked)} distinct programs in {', '.join(a.release)} (asked for {a.n}; --fill adds copies)", flush=True)
-    copies = sum('\n# copy ' in code for _, code in picked)
+    copies = sum(code.endswith(COPY_NOTE) for _, code in picked)
     tasks = list({t.id: t for t, _ in picked}.values())
     cfg = replace(verification_config(0, a.budget, a.workers), policy='strict', pch=not a.no_pch, executor=a.executor)
     from cudal1_nb.eval import pch_dir, harness_version
