@@ -9,7 +9,8 @@ Reads the full results (`evals.jsonl[.gz]`, or `evals.partial.jsonl` of an inter
 time (`cudal1_nb.evalstats.REF_BUCKETS`: the first run's eager median), for every task and per speed class; then the
 *coverage*: the share of tasks whose speedup in one audit lies inside the other audit's interval, each direction, per
 bucket and per class, with the median half-width of the intervals (the harness's targets: >= 90 % each way, a median
-half-width <= 5 %); the verdict changes and the largest differences.
+half-width <= 5 %); the two hosts' relative speed (the median ratio of their reference and candidate times per bucket);
+the verdict changes and the largest differences.
 
 Speed classes: `process-variable` (a result timed in several processes that disagreed: flag `process_variable`, in
 either audit), `may vary` (its flags say its speed may change between processes, `cudal1_nb.verdict.may_vary`: CUDA
@@ -86,6 +87,23 @@ def measured(rs:list, t:str, b:str, o)->dict|None:
     return dict(s=iv['speedup'], lo=iv['lo'], hi=iv['hi'], cls=speed_class(iv['variable'], r['flags']), k=len(ps))
 
 
+def cand_ms(r)->float:
+    "The candidate's time of a result (ms)."
+    return ((r.get('timings') or {}).get('candidate') or {}).get('median_ms', float('nan'))
+
+
+def host_speed(rows:list, a:dict, b:dict)->list:
+    """Per bucket of the reference's time: (bucket, n, median B/A reference time, median B/A candidate time) over the
+    tasks ok in both. Both ratios away from 1 in the fastest bucket alone: the hosts launch work at different speeds."""
+    out = []
+    for name in [None] + [n for n, _, _ in REF_BUCKETS]:
+        rs = [r for r in rows if name is None or r['bucket'] == name]
+        ref = [ref_ms(b[r['t']]) / ref_ms(a[r['t']]) for r in rs if ref_ms(a[r['t']]) > 0 and ref_ms(b[r['t']]) > 0]
+        cand = [cand_ms(b[r['t']]) / cand_ms(a[r['t']]) for r in rs if cand_ms(a[r['t']]) > 0 and cand_ms(b[r['t']]) > 0]
+        if ref and cand: out.append((name or 'every task', len(ref), statistics.median(ref), statistics.median(cand)))
+    return out
+
+
 def stats(v:list)->tuple:
     "(median, 90th percentile, max) of sorted values."
     return statistics.median(v), (statistics.quantiles(v, n=10)[-1] if len(v) > 1 else v[0]), v[-1]
@@ -153,6 +171,9 @@ def main(argv=None):
         for name in [None] + [n for n, _, _ in REF_BUCKETS]:
             w = [r for r in rs if name is None or r['bucket'] == name]
             if w: print(f"  {(g if name is None else '  ' + name):26} {coverage(w)}")
+    print(f"\nhost speed: B's times / A's, median per bucket (a ratio away from 1.00 in the fastest bucket alone: the hosts launch "
+          f"work at different speeds, and launch-bound speedups do not carry from one to the other)\n  {'bucket':26} {'n':>4} {'reference':>9} {'candidate':>9}")
+    for name, n, rr, cr in host_speed(rows, a, b): print(f"  {name:26} {n:>4} {rr:>9.3f} {cr:>9.3f}")
     ks = [r[s]['k'] for r in rows for s in 'ab']
     print(f"processes per task: mean {statistics.fmean(ks):.2f} (A {statistics.fmean(r['a']['k'] for r in rows):.2f}, B {statistics.fmean(r['b']['k'] for r in rows):.2f})")
     print(f"verdict changes: {len(flips)}" + ''.join(f"\n  {t}: {x} -> {y}" for t, x, y in flips))

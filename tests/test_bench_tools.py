@@ -109,3 +109,22 @@ def test_timeline_counts_jobs_in_their_device_work():
             dict(meta=dict(holds=[['sh', 120.0, 20.0]], ref_holds=ref))]                 # another 120-140 s; the same reference
     assert jobs_at_once(rows, window=10) == [(0.0, 2.0), (10.0, 1.0), (20.0, 1.0), (30.0, 1.0), (40.0, 0.0)]
     assert jobs_at_once([dict(meta={})]) == []
+
+
+def test_agreement_tells_the_hosts_relative_speed_per_bucket():
+    "`audit_agreement.host_speed`: the median B/A reference and candidate times per bucket; a slower launch shows in the fastest bucket alone."
+    import importlib.util
+    spec = importlib.util.spec_from_file_location('audit_agreement', ROOT/'benchmarks'/'audit_agreement.py')
+    ag = importlib.util.module_from_spec(spec); spec.loader.exec_module(ag)
+    res = lambda ref, cand: dict(timings=dict(eager_paired=dict(median_ms=ref), candidate=dict(median_ms=cand)))
+    a, b, rows = {}, {}, []
+    for i, (ms, slow) in enumerate([(0.05, 1.2), (0.1, 1.25), (0.2, 1.15), (1.0, 1.0), (10.0, 1.01)]):
+        t = f"t{i}"
+        a[t], b[t] = res(ms, ms / 2), res(ms * slow, ms / 2 * slow)
+        rows.append(dict(t=t, bucket=ag.ref_bucket(ms)))
+    got = {name: (n, round(r, 3), round(c, 3)) for name, n, r, c in ag.host_speed(rows, a, b)}
+    fast, mid, slow_ = (n for n, _, _ in ag.REF_BUCKETS)
+    assert got[fast] == (3, 1.2, 1.2) and got[mid] == (1, 1.0, 1.0) and got[slow_] == (1, 1.01, 1.01)
+    assert got['every task'][0] == 5 and got['every task'][1] == 1.15
+    b['t0'] = res(float('nan'), 0.0)   # a result without times is left out, not counted as a ratio
+    assert dict((x[0], x[1]) for x in ag.host_speed(rows, a, b))[fast] == 2
