@@ -92,14 +92,23 @@ def cand_ms(r)->float:
     return ((r.get('timings') or {}).get('candidate') or {}).get('median_ms', float('nan'))
 
 
+def by_bucket(rows:list)->list:
+    "[(None, rows)], then (bucket name, its rows) per bucket of the reference's time (`REF_BUCKETS`) that has any."
+    return [(None, rows)] + [(n, w) for n, _, _ in REF_BUCKETS if (w := [r for r in rows if r['bucket'] == n])]
+
+
+def ratios(rows:list, a:dict, b:dict, ms)->list:
+    "B's time / A's by `ms` (`ref_ms`, `cand_ms`) per row, leaving out a row either of whose times is missing."
+    xy = [(ms(a[r['t']]), ms(b[r['t']])) for r in rows]
+    return [y / x for x, y in xy if x > 0 and y > 0]
+
+
 def host_speed(rows:list, a:dict, b:dict)->list:
     """Per bucket of the reference's time: (bucket, n, median B/A reference time, median B/A candidate time) over the
     tasks ok in both. Both ratios away from 1 in the fastest bucket alone: the hosts launch work at different speeds."""
     out = []
-    for name in [None] + [n for n, _, _ in REF_BUCKETS]:
-        rs = [r for r in rows if name is None or r['bucket'] == name]
-        ref = [ref_ms(b[r['t']]) / ref_ms(a[r['t']]) for r in rs if ref_ms(a[r['t']]) > 0 and ref_ms(b[r['t']]) > 0]
-        cand = [cand_ms(b[r['t']]) / cand_ms(a[r['t']]) for r in rs if cand_ms(a[r['t']]) > 0 and cand_ms(b[r['t']]) > 0]
+    for name, rs in by_bucket(rows):
+        ref, cand = ratios(rs, a, b, ref_ms), ratios(rs, a, b, cand_ms)
         if ref and cand: out.append((name or 'every task', len(ref), statistics.median(ref), statistics.median(cand)))
     return out
 
@@ -162,15 +171,13 @@ def main(argv=None):
     print(f"\n|Δ speedup| per bucket of the reference's time\n  {'class / bucket':26} {'n':>4} {'median':>8} {'p90':>8} {'max':>8}")
     for g, rs in groups:
         if not rs: continue
-        for name in [None] + [n for n, _, _ in REF_BUCKETS]:
-            w = sorted(r['d'] for r in rs if name is None or r['bucket'] == name)
-            if w: print(f"  {(g if name is None else '  ' + name):26} {len(w):>4} {stats(w)[0]:>8.2%} {stats(w)[1]:>8.2%} {stats(w)[2]:>8.2%}")
+        for name, w in by_bucket(rs):
+            w = sorted(r['d'] for r in w)
+            print(f"  {(g if name is None else '  ' + name):26} {len(w):>4} {stats(w)[0]:>8.2%} {stats(w)[1]:>8.2%} {stats(w)[2]:>8.2%}")
     print(f"\ncoverage: B's speedup inside A's interval (B in A), A's inside B's (A in B); median half-width of both\n  {'class / bucket':26} {'n':>4} {'B in A':>9} {'A in B':>9} {'half-width':>10}")
     for g, rs in groups:
         if not rs: continue
-        for name in [None] + [n for n, _, _ in REF_BUCKETS]:
-            w = [r for r in rs if name is None or r['bucket'] == name]
-            if w: print(f"  {(g if name is None else '  ' + name):26} {coverage(w)}")
+        for name, w in by_bucket(rs): print(f"  {(g if name is None else '  ' + name):26} {coverage(w)}")
     print(f"\nhost speed: B's times / A's, median per bucket (a ratio away from 1.00 in the fastest bucket alone: the hosts launch "
           f"work at different speeds, and launch-bound speedups do not carry from one to the other)\n  {'bucket':26} {'n':>4} {'reference':>9} {'candidate':>9}")
     for name, n, rr, cr in host_speed(rows, a, b): print(f"  {name:26} {n:>4} {rr:>9.3f} {cr:>9.3f}")

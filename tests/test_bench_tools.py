@@ -113,9 +113,8 @@ def test_timeline_counts_jobs_in_their_device_work():
 
 def test_agreement_tells_the_hosts_relative_speed_per_bucket():
     "`audit_agreement.host_speed`: the median B/A reference and candidate times per bucket; a slower launch shows in the fastest bucket alone."
-    import importlib.util
-    spec = importlib.util.spec_from_file_location('audit_agreement', ROOT/'benchmarks'/'audit_agreement.py')
-    ag = importlib.util.module_from_spec(spec); spec.loader.exec_module(ag)
+    sys.path.insert(0, str(ROOT/'benchmarks'))
+    import audit_agreement as ag
     res = lambda ref, cand: dict(timings=dict(eager_paired=dict(median_ms=ref), candidate=dict(median_ms=cand)))
     a, b, rows = {}, {}, []
     for i, (ms, slow) in enumerate([(0.05, 1.2), (0.1, 1.25), (0.2, 1.15), (1.0, 1.0), (10.0, 1.01)]):
