@@ -67,7 +67,7 @@ def call_limit(ref_ms:float, # the reference's clean median time (ms)
 # %% ../nbs/03d_contract.ipynb #14640207
 SAMPLE_MS, MAX_CALLS = 2.0, 64   # a sample lasts about this long (ms of the reference's calls), with at most this many calls
 SAMPLE_BYTES = {'cuda': 256 << 20, 'cpu': 32 << 20}   # and its inputs and outputs take at most this much memory per side
-CLEAN_WARM_S = 0.25   # on CUDA the clean phase's warm-up at its sample size lasts at least this long (a GPU idle since the last job clocks down)
+CLEAN_WARM_S = 0.25   # on CUDA the first timing after the GPU was idle (`device.IDLE_S`) warms it up at its sample size this long first (an idle GPU clocks down)
 
 def calls_per_sample(ms:float, # one call's time (ms), e.g. the reference's median
                      nbytes:int=0, # the bytes of one call's inputs and output
@@ -102,6 +102,8 @@ class JobPayload(Record):
     guard_outputs: bool = True   # a candidate job: guard bands around what it allocates (`builds._guard_outputs`)
     build_cores: list|None = None   # a candidate job on CUDA: the cores its builds run on
     ref_dir: str = ''   # a folded candidate job: where it saves the reference outputs too
+    ref_outs: str = ''   # a candidate job: where its task's reference outputs are (or will be); found there before its timing, a mismatch skips the timing
+    alone: bool = True   # a candidate job: time the reference alone before and after the rounds (the drift check); a candidate's later processes don't
 
 @dataclass
 class CompilePayload(Record):
@@ -159,6 +161,8 @@ class CandRun(Record):
     build_free_s: float|None = None   # seconds it let go of the lock while torch built its extensions or Inductor compiled
     compiles: list = field(default_factory=list)   # seconds of each Inductor compile run outside the lock on CUDA (`builds._watch_compiles`)
     holds: list|None = None   # `[kind, start, seconds]` of every hold of the lock
+    skipped: str = ''   # why it was not timed: its outputs already differ from the reference's on disk (the judge compares them again)
+    warm_s: float|None = None   # seconds of warm-up before its first timing (CUDA: `CLEAN_WARM_S` when the GPU had been idle, else none)
 
 # %% ../nbs/03d_contract.ipynb #83d1c8f1
 def run_env(device:str)->dict:

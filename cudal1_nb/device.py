@@ -11,25 +11,32 @@ from pathlib import Path
 from .sandbox import start_clock
 
 # %% auto #0
-__all__ = ['LOCK_DIR', 'device_lock']
+__all__ = ['LOCK_DIR', 'IDLE_S', 'device_lock']
 
 # %% ../nbs/00ab_device.ipynb #4e7538cd
 _re_cc = re.compile(r'\d+\.\d+')
+
+_SMI = {}   # (field, the GPU nvidia-smi is asked about) -> its answer: asked once per process
+
+def _smi(field:str)->str:
+    "nvidia-smi's answer for `field` of the first visible GPU ('' where it cannot say), asked once per process and GPU."
+    gpu = os.environ.get('CUDA_VISIBLE_DEVICES', '').split(',')[0].strip() or '0'
+    if (field, gpu) not in _SMI:
+        import subprocess
+        try: _SMI[field, gpu] = subprocess.run(['nvidia-smi', f'--query-gpu={field}', '--format=csv,noheader', '-i', gpu], capture_output=True, text=True, timeout=20).stdout.strip()
+        except (OSError, subprocess.SubprocessError): return ''   # not kept: the next campaign asks again
+    return _SMI[field, gpu]
 
 def _arch_env(device:str)->dict:
     "TORCH_CUDA_ARCH_LIST for the local GPU, so builds made without a visible GPU match the candidate job's."
     if device == 'cpu': return {}
     if os.environ.get('TORCH_CUDA_ARCH_LIST'): return {'TORCH_CUDA_ARCH_LIST': os.environ['TORCH_CUDA_ARCH_LIST']}
-    import subprocess
-    try: cc = subprocess.run(['nvidia-smi', '--query-gpu=compute_cap', '--format=csv,noheader', '-i', '0'], capture_output=True, text=True, timeout=20).stdout.strip()
-    except (OSError, subprocess.SubprocessError): cc = ''
+    cc = _smi('compute_cap')
     return {'TORCH_CUDA_ARCH_LIST': cc} if _re_cc.fullmatch(cc) else {}
 
 def _device_name(device:str)->str:
-    if device == 'cpu': return 'cpu'
-    import subprocess
-    try: return subprocess.run(['nvidia-smi', '--query-gpu=name', '--format=csv,noheader', '-i', '0'], capture_output=True, text=True, timeout=20).stdout.strip() or 'cuda'
-    except (OSError, subprocess.SubprocessError): return 'cuda'
+    "The name results record: 'cpu', or the first visible GPU's name as nvidia-smi gives it ('cuda' where it cannot say)."
+    return 'cpu' if device == 'cpu' else (_smi('name') or 'cuda')
 
 # %% ../nbs/00ab_device.ipynb #0e356dc3
 LOCK_DIR = '/tmp/cudal1-locks'   # the host-wide device locks' directory ($CUDAL1_LOCK_DIR overrides it)
@@ -61,14 +68,13 @@ def _flock(path:str, # the lock file
     import fcntl
     f = open(path, 'a+')
     try:
-        if kind == 'sh':
-            try: fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB); return f
-            except BlockingIOError: pass
-        with open(path + '.gate', 'a+') as g:
+        with open(path + '.gate', 'a+') as g:   # every request passes the gate: a timing waiting there holds it, so shared work waits behind it
             fcntl.flock(g, fcntl.LOCK_EX)   # let go when `g` closes: after the lock below is ours
             fcntl.flock(f, fcntl.LOCK_EX if kind == 'ex' else fcntl.LOCK_SH)
     except BaseException: f.close(); raise
     return f
+
+IDLE_S = 1.0   # a GPU whose last timing ended longer ago than this counts as idle: its next timing warms it up first (`CLEAN_WARM_S`)
 
 class _DeviceLock:
     "A job's hold of the device lock at `path`: shared or exclusive on CUDA, exclusive from the start on the CPU; `holds` lists `[kind, start, seconds]`."
@@ -93,6 +99,14 @@ class _DeviceLock:
             if torch.cuda.is_initialized(): torch.cuda.synchronize()
         _DeviceLock.f.close(); _DeviceLock.f = _DeviceLock.kind = None
         self.holds[-1][2] = round(time.time() - self._t, 3)
+    def mark(self):
+        "Note that this job's timing on the device ends now (the lock file's time): the next timing reads it in `idle_s`."
+        try: os.utime(self.path)
+        except OSError: pass
+    def idle_s(self)->float:
+        "Seconds since the last timing on this device ended (`mark`; a lock file nobody marked: since it was made)."
+        try: return max(0.0, time.time() - os.stat(self.path).st_mtime)
+        except OSError: return float('inf')
     def timeline(self)->list:
         "`holds` with the current hold's seconds so far (the job's work under it ends now)."
         return [[k, a, s if s is not None else round(time.time() - self._t, 3)] for k, a, s in self.holds]

@@ -7,9 +7,9 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/eval.html.md"""
 
 # %% ../nbs/03j_eval.ipynb #0429d0f1
 from __future__ import annotations
-import os, heapq, queue, shutil, threading, contextlib, tempfile, collections
+import os, time, heapq, queue, shutil, threading, contextlib, tempfile, collections
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fastcore.basics import patch
 from pathlib import Path
 from .core import Task, Candidate, EvalResult, code_hash, secret_seed, mix_seed
@@ -22,13 +22,13 @@ from .contract import EvalConfig, JobPayload, CompilePayload, CandRun, run_env, 
 from .tripwires import _guard_outputs
 from .builds import compile_job, ext_dir, pch_dir, _needs_compile, _build_cost
 from .jobs import ref_job, cand_job
-from .verdict import judge, static_flags, needs_process, merge_processes
+from .verdict import judge, static_flags, needs_process, merge_processes, may_vary
 from .evalstats import median_ci, summarize, ci_ok, log_ratio_ci, drifted, ref_drift
 _all_ = ['EvalConfig', 'call_limit', 'calls_per_sample', 'compile_job', 'ref_job', 'cand_job', 'ext_dir', 'pch_dir',   # as they were here
          'median_ci', 'summarize', 'ci_ok', 'log_ratio_ci', 'drifted', 'ref_drift']
 
 # %% auto #0
-__all__ = ['WAIT_S', 'HARNESS_MODULES', 'harness_version', 'evaluate_many', 'evaluate', 'EvalConfig', 'call_limit',
+__all__ = ['WAIT_S', 'HARNESS_MODULES', 'harness_version', 'WarmHarness', 'evaluate_many', 'evaluate', 'EvalConfig', 'call_limit',
            'calls_per_sample', 'compile_job', 'ref_job', 'cand_job', 'ext_dir', 'pch_dir', 'median_ci', 'summarize',
            'ci_ok', 'log_ratio_ci', 'drifted', 'ref_drift']
 
@@ -69,6 +69,100 @@ def _record(store, c:Candidate, r:EvalResult)->EvalResult:
         r.verdict, r.reason = 'error', _one_line(f"the result could not be recorded in the store ({why}); it was: {r.verdict}: {r.reason}")
     return r
 
+
+def _save_process(store, c:Candidate, r:EvalResult, j:int)->None:
+    "Write process `j`'s judged result of candidate `c` (and the candidate) to the store as soon as it is known, so a resumed campaign times only the processes still missing; a failed write is noted in its meta."
+    import sqlite3
+    try:
+        with store.transaction(): store.add_candidates([c]); store.add_process(r, j)
+    except (sqlite3.Error, OSError) as e: r.meta['process_unsaved'] = _one_line(f"{type(e).__name__}: {e}", 160)
+
+# %% ../nbs/03j_eval.ipynb #5a0e7c21
+class WarmHarness:
+    """What the harness keeps across campaigns on one device -- a reward's lifetime, a server's: the executor and its
+    warm workers, the device's description, one secret seed drawn at its start, each task's reference work (its outputs
+    on disk and its job's result, made once) and the host's calibration (`host_job`, made once where `calibrate`).
+    Every campaign given one (`evaluate_many(..., warm=)`) judges a task's candidates against the same reference
+    outputs, as the candidates of one campaign always were; a campaign without one makes its own and closes it."""
+    def __init__(self, device:str='cpu', # 'cpu' or 'cuda' (the first visible GPU when the executor starts)
+                 cfg:EvalConfig|None=None, # its executor, workers and the settings the reference work depends on
+                 pool=None, # an existing executor or sandbox `Pool` to run on (the caller closes it)
+                 calibrate:bool=False, # time the host's launch speed once (`host_job`) and record it in every result's meta['host']
+                ):
+        if device not in ('cpu', 'cuda'): raise ValueError(f"device must be 'cpu' or 'cuda', got {device!r}")
+        self.device, self.cfg, self.calibrate, self._pool = device, cfg or EvalConfig(), calibrate, pool
+        self.secret, self.ex, self._own, self._info, self.host, self._comp = secret_seed(), None, False, None, None, None
+        self.dir, self._refs, self._lock = None, {}, threading.Lock()   # ref key -> [folder, Outcome or None while its job runs]
+    def executor(self):
+        "The executor (made on first use, with `cfg.workers` jobs at once or the device's default)."
+        if self.ex is None:
+            n = self.cfg.workers or ((os.cpu_count() or 1) if self.device == 'cpu' else min(os.cpu_count() or 1, 8))   # CUDA: jobs share the GPU for untimed work (`_DeviceLock`)
+            self.ex, self._own = as_executor(self._pool) if self._pool is not None else executor_for(self.cfg, self.device, n)
+        return self.ex
+    def describe(self)->dict:
+        "The device's name, build architecture and GPU as the executor reports them (asked once)."
+        if self._info is None: self._info = self.executor().describe(self.device)
+        return self._info
+    def compiler(self, n:int):
+        "The executor for compile jobs (`n` at a time at most; made on first use and kept: its workers stay warm)."
+        if self._comp is None: self._comp = self.executor().compiler(n)
+        return self._comp
+    def close(self):
+        "Let go of the executors (the main one when it is this object's) and the reference outputs on disk."
+        if self._comp is not None and self._comp is not self.ex: self._comp.close()
+        if self._own and self.ex is not None: self.ex.close()
+        self.ex, self._own, self._refs, self._comp = None, False, {}, None
+        if self.dir is not None: shutil.rmtree(self.dir, ignore_errors=True); self.dir = None
+    def __enter__(self): return self
+    def __exit__(self, *a): self.close()
+
+# %% ../nbs/03j_eval.ipynb #5a0e7c22
+def _ref_key(t:Task, bl:tuple, cfg:EvalConfig)->str:
+    "What a task's reference work depends on: the task, its code, the baselines and the settings its job reads."
+    return code_hash(repr((t.id, code_hash(t.code), tuple(bl), cfg.n_seeds, cfg.fp64_ref, cfg.max_out_elems, cfg.threads)))
+
+@patch
+def reference(self:WarmHarness, key:str)->tuple:
+    """(folder, Outcome or None, claimed) for a task's reference work: done (its Outcome), being done by another
+    campaign (None, False: that campaign's candidates use it; this one makes its own), or claimed now by the caller,
+    whose job writes its outputs in the folder and who then calls `keep` or `forget` (None, True)."""
+    with self._lock:
+        if key in self._refs: return (*self._refs[key], False)
+        if self.dir is None: self.dir = Path(tempfile.mkdtemp(prefix='cudal1-refs-', dir=self.executor().scratch))
+        d = self.dir/key[:16]; d.mkdir(exist_ok=True)
+        self._refs[key] = [d, None]
+        return d, None, True
+
+@patch
+def keep(self:WarmHarness, key:str, o:Outcome):
+    "The claimed reference work `key` is done: later campaigns use its outputs and result."
+    with self._lock:
+        if key in self._refs: self._refs[key][1] = o
+
+@patch
+def forget(self:WarmHarness, key:str):
+    "The claimed reference work `key` failed: a later campaign tries again."
+    with self._lock: d, _ = self._refs.pop(key, (None, None))
+    if d is not None: shutil.rmtree(d, ignore_errors=True)
+
+# %% ../nbs/03j_eval.ipynb #5a0e7c23
+@patch
+def calibration(self:WarmHarness, lock:str)->dict|None:
+    "The host's launch speed (`jobs.host_job`), timed once under the device lock `lock` where `calibrate` is set; None otherwise or when the job failed (tried once)."
+    with self._lock:
+        if not self.calibrate or self.host is not None: return self.host or None
+        o = self.executor().run(Job('cudal1_nb.jobs:host_job', JobPayload(ref='', device=self.device, lock=lock, out_dir='', seeds=[], idx_seeds=[],
+                                                                            threads=self.cfg.threads).to_dict(),
+                                    timeout=120, wait=WAIT_S, env=self._env(), label='host calibration'))
+        self.host = dict(o.value, at=round(time.time(), 1)) if o.ok else {}
+        return self.host or None
+
+@patch
+def _env(self:WarmHarness)->dict:
+    "The jobs' environment: the one GPU they see and its build architecture (no GPU on the CPU)."
+    info = self.describe()
+    return dict(info['arch'], CUDA_VISIBLE_DEVICES=info['gpu']) if self.device == 'cuda' else {'CUDA_VISIBLE_DEVICES': ''}
+
 # %% ../nbs/03j_eval.ipynb #722e1eca
 @dataclass
 class _Campaign:
@@ -83,6 +177,8 @@ class _Campaign:
     secret: int        # the campaign's secret seed: check, input and timing seeds derive from it
     build_cores: list  # the cores builds run on ([] where the platform does not say)
     pch: str = ''      # the precompiled headers' folder (`pch_dir`; '': builds go without)
+    warm: WarmHarness|None = None  # what outlives the campaign: its reference work per task
+    host: dict|None = None  # the host's calibration, recorded in every result
 
 def _build_cores(cores:list, # the cores this process may run on
                  n:int, # jobs at once
@@ -132,98 +228,177 @@ class _Plan:
     where: list  # per job (item index, candidate index); the candidate index is None for a reference job
     deps: list   # per job the source hashes of the programs it needs built (`_compile_jobs`)
     scans: dict  # (item index, candidate index) -> the candidate's `static_flags`, found once and given to the judge
+    proc: list = field(default_factory=list)   # per job the candidate's process it times (0: its first; None for a reference job)
+    prio: list = field(default_factory=list)   # per job its rank among ready jobs (lower first; then plan order)
+    refs: dict = field(default_factory=dict)   # item index -> (folder of its reference outputs, its reference work's Outcome if already known, the warm key it claimed or '')
 
 def _plan_jobs(items:list, # [(Task, [Candidate, ...]), ...]
                pend:list, # per item the candidate indices still to measure
                cp:_Campaign,
+               runs:dict|None=None, # (item index, candidate index) -> {process: result} a resumed campaign has already (`Store.processes`)
               )->_Plan:
-    """Step 2: a reference job per task (the outputs and the baselines' times) and a job per candidate. A task with one
-    candidate, no baseline but eager and a reference that builds nothing has no reference job: its reference outputs are
-    made in the candidate's job, before the candidate is imported (one process and one CUDA context fewer per task).
-    The baselines a flagged candidate is measured against (CUDA graphs, cuDNN flags) are added where the static scan
-    finds a candidate that needs one (on CUDA only: on the CPU they don't exist)."""
-    cfg, pol = cp.cfg, get_policy(cp.cfg.policy)
-    timing = dict(warmup=cfg.warmup, min_trials=cfg.min_trials, max_trials=cfg.max_trials, ci_target=cfg.ci_target, budget_s=cfg.budget_s)
+    """Step 2: a reference job per task (the outputs and the baselines' times) and a job per candidate process still to
+    time. A task with one candidate, no baseline but eager and a reference that builds nothing has no reference job:
+    its reference outputs are made in the candidate's job, before the candidate is imported (one process and one CUDA
+    context fewer per task). A task whose reference work a `WarmHarness` holds has neither. The baselines a flagged
+    candidate is measured against (CUDA graphs, cuDNN flags) are added where the static scan finds a candidate that
+    needs one (on CUDA only: on the CPU they don't exist). A candidate whose static scan says its speed may vary gets
+    its second process planned at once, beside its first; a resumed one, the process after those it has."""
+    cfg, pol, runs = cp.cfg, get_policy(cp.cfg.policy), runs or {}
     plan = _Plan([], [], [], {})
     for ti, (t, cs) in enumerate(items):
         if not pend[ti]: continue
         d = cp.run/f"t{ti}"; d.mkdir()
-        seeds = [mix_seed(cp.secret, t.id, 'check', i) for i in range(cfg.n_seeds)]
-        common = dict(ref=t.code, device=cp.device, threads=cfg.threads, init_seed=mix_seed(cp.secret, t.id, 'init'), seeds=seeds,
-                      idx_seeds=[mix_seed(cp.secret, t.id, 'idx', i) for i in range(cfg.n_seeds)], max_out_elems=cfg.max_out_elems,
-                      time_seed=mix_seed(cp.secret, t.id, 'time'), lock=cp.lock, timing=timing, atol=cfg.atol, rtol=cfg.rtol)
         for ci in pend[ti]: plan.scans[(ti, ci)] = static_flags(cs[ci].code, t.code)
         need = {b for ci in pend[ti] for f in plan.scans[(ti, ci)][0] for g, b in pol.matching if g == f} if cp.device == 'cuda' else set()
         bl = tuple(cfg.baselines) + tuple(sorted(need - set(cfg.baselines)))
-        fold = len(pend[ti]) == 1 and bl == ('eager',) and not _needs_compile(t.code)
-        if not fold:
-            plan.jobs.append(Job('cudal1_nb.jobs:ref_job', JobPayload(**common, out_dir=str(d), fp64_ref=cfg.fp64_ref, baselines=list(bl)).to_dict(),
+        todo = {ci: _processes(plan.scans[(ti, ci)][0], runs.get((ti, ci)) or {}, cfg) for ci in pend[ti]}
+        todo = {ci: js for ci, js in todo.items() if js}
+        if not todo: continue   # every pending candidate has the processes it needs: judged from its stored ones
+        key = _ref_key(t, bl, cfg) if cp.warm is not None else ''
+        rd, ro, claimed = cp.warm.reference(key) if key else (d, None, False)
+        if key and ro is None and not claimed: rd, key = d, ''   # another campaign is making it: this one makes its own
+        plan.refs[ti] = (rd, ro, key if claimed else '')
+        fold = ro is None and len(todo) == 1 and list(todo.values())[0][0] == 0 and bl == ('eager',) and not _needs_compile(t.code)
+        common = _common(t, cp, bl)
+        if ro is None and not fold:
+            plan.jobs.append(Job('cudal1_nb.jobs:ref_job', JobPayload(**common, out_dir=str(rd), fp64_ref=cfg.fp64_ref, baselines=list(bl)).to_dict(),
                                  timeout=cfg.timeout + (600 if len(bl) > 1 else 0), wait=WAIT_S, env={**cp.env, 'TORCH_EXTENSIONS_DIR': str(ext_dir(t.code))},
                                  label=f"{t.id} reference"))
-            plan.where.append((ti, None)); plan.deps.append([code_hash(t.code)])
-        for ci in pend[ti]:
-            c = cs[ci]
-            cd = d/f"c{ci}"; cd.mkdir()
-            extra = dict(ref_dir=str(d), fp64_ref=cfg.fp64_ref) if fold else {}
-            pl = JobPayload(**common, code=c.code, out_dir=str(cd), guard_outputs=cp.device == 'cpu' and _guard_outputs(c.code),
-                            build_cores=cp.build_cores if cp.device == 'cuda' else None, **extra)
-            plan.jobs.append(Job('cudal1_nb.jobs:cand_job', pl.to_dict(),
-                                 timeout=cfg.timeout, wait=WAIT_S, env={**cp.env, 'TORCH_EXTENSIONS_DIR': str(ext_dir(c.code))}, label=f"{t.id} {c.name or c.id}"))
-            plan.where.append((ti, ci)); plan.deps.append([code_hash(t.code), code_hash(c.code)])
+            plan.where.append((ti, None)); plan.deps.append([code_hash(t.code)]); plan.proc.append(None); plan.prio.append(1)
+        for ci, js in todo.items():
+            for j in js: _add_process(plan, cp, items, ti, ci, j, fold=fold, prio=1)
     return plan
+
+def _processes(flags:list, # the candidate's static flags
+               have:dict, # process -> result it already has (a resumed campaign)
+               cfg:EvalConfig)->list:
+    "The processes a candidate's plan starts with: its first (and its second where its static scan says its speed may vary), or the next one after those it has if they call for it."
+    if not have: return [0, 1] if cfg.processes > 1 and may_vary(flags) else [0]
+    rs = [have[j] for j in sorted(have)]
+    return [max(have) + 1] if _wants_more(rs, cfg) else []
+
+def _common(t:Task, cp:_Campaign, bl:tuple)->dict:
+    "The payload fields every job of task `t` shares: its seeds from the campaign's secret, the device and the timing settings."
+    cfg = cp.cfg
+    return dict(ref=t.code, device=cp.device, threads=cfg.threads, init_seed=mix_seed(cp.secret, t.id, 'init'),
+                seeds=[mix_seed(cp.secret, t.id, 'check', i) for i in range(cfg.n_seeds)],
+                idx_seeds=[mix_seed(cp.secret, t.id, 'idx', i) for i in range(cfg.n_seeds)], max_out_elems=cfg.max_out_elems,
+                time_seed=mix_seed(cp.secret, t.id, 'time'), lock=cp.lock, atol=cfg.atol, rtol=cfg.rtol,
+                timing=dict(warmup=cfg.warmup, min_trials=cfg.min_trials, max_trials=cfg.max_trials, ci_target=cfg.ci_target, budget_s=cfg.budget_s))
+
+def _add_process(plan:_Plan, cp:_Campaign, items:list, ti:int, ci:int,
+                 j:int, # the process: 0 the first (folded with the reference work where `fold`), later ones time the rounds only
+                 fold:bool=False, prio:int=1)->int:
+    "Append the job of candidate `ci`'s process `j` to the plan: its own output folder and, after the first, its own timing seed and half the timing budget (it measures the process's speed, not its own noise); its job index."
+    t, c = items[ti][0], items[ti][1][ci]
+    rd = plan.refs[ti][0]
+    cd = cp.run/f"t{ti}"/(f"c{ci}" if j == 0 else f"c{ci}p{j}"); cd.mkdir(exist_ok=True)
+    common = _common(t, cp, ())
+    if j: common.update(time_seed=mix_seed(cp.secret, t.id, 'time', j), timing=dict(common['timing'], budget_s=cp.cfg.budget_s / 2))
+    extra = dict(ref_dir=str(rd), fp64_ref=cp.cfg.fp64_ref) if fold and j == 0 else {}
+    pl = JobPayload(**common, code=c.code, out_dir=str(cd), guard_outputs=cp.device == 'cpu' and _guard_outputs(c.code), ref_outs=str(rd), alone=j == 0,
+                    build_cores=cp.build_cores if cp.device == 'cuda' else None, **extra)
+    plan.jobs.append(Job('cudal1_nb.jobs:cand_job', pl.to_dict(), timeout=cp.cfg.timeout, wait=WAIT_S,
+                         env={**cp.env, 'TORCH_EXTENSIONS_DIR': str(ext_dir(c.code))}, label=f"{t.id} {c.name or c.id}" + (f" (process {j + 1})" if j else '')))
+    plan.where.append((ti, ci)); plan.deps.append([code_hash(t.code), code_hash(c.code)]); plan.proc.append(j); plan.prio.append(prio)
+    return len(plan.jobs) - 1
+
+def _wants_more(rs:list, # one candidate's results so far, one per process, in process order
+                cfg:EvalConfig)->bool:
+    "Does the candidate need one more process (`verdict.needs_process`, under `EvalConfig.processes` and `repeat_all`)?"
+    ps = [(r.speedups.get('eager'), *ci) if r.verdict == 'ok' and (ci := (r.meta.get('speedup_ci') or {}).get('eager')) and r.speedups.get('eager') else None for r in rs]
+    return needs_process(ps, rs[0].flags, rs[0].timings['eager'].median_ms if ps[0] else 1.0, cfg.processes, cfg.repeat_all)
 
 # %% ../nbs/03j_eval.ipynb #99beccde
 class _Judging:
-    """Step 3: the jobs' outcomes as they come. A candidate is judged as soon as its own job and its task's reference
-    work are in; one that may run at another speed in another process gets another process (`_more`), appended to the
-    plan (so it runs after the jobs ready by then: spread in time), and its result is the processes' merged
-    (`verdict.merge_processes`). Then its outputs are freed (and its task's, after its last candidate). A job that ran
-    out of (GPU) memory while others shared the device is left unjudged, for one more try alone (`final`)."""
+    """Step 3: the jobs' outcomes as they come. A candidate's process is judged as soon as its own job and its task's
+    reference work are in, and saved at once (`on_process`); once every planned process of the candidate is judged, one
+    that may run at another speed in another process gets another (`_more`), appended to the plan ahead of the jobs not
+    started yet, and its result is the processes' merged (`verdict.merge_processes`). Then its outputs are freed (and
+    its task's, after its last candidate). A job that ran out of (GPU) memory while others shared the device is left
+    unjudged, for one more try alone (`final`)."""
     def __init__(self, items:list, plan:_Plan, results:list, # `_resumed`'s results, filled in here
                  cp:_Campaign, n:int, # jobs at once
                  cfut:dict, # source hash -> its build's Future (the build time goes in the result's meta)
-                 executor:str='', store=None, on_result=None):
+                 executor:str='', store=None, on_result=None,
+                 runs:dict|None=None, # (item, candidate) -> {process: result} judged before (a resumed campaign)
+                 on_process=None, # called as `on_process(item, candidate, process, result)` as each process is judged (`_save_process`)
+                ):
         self.items, self.plan, self.results, self.cp, self.n, self.cfut = items, plan, results, cp, n, cfut
-        self.executor, self.store, self.on_result = executor, store, on_result
-        self.outs, self.refs = [None] * len(plan.jobs), {}   # refs: item index -> its reference work's Outcome
-        self.left = collections.Counter(ti for ti, ci in plan.where if ci is not None)   # per item, its candidates not judged yet
-        self.runs, self.proc = {}, {}   # (item, candidate) -> its processes' results so far; job index -> its process index (repeats only)
+        self.executor, self.store, self.on_result, self.on_process = executor, store, on_result, on_process
+        self.outs, self.judged = [None] * len(plan.jobs), set()
+        self.refs = {ti: o for ti, (_, o, _) in plan.refs.items() if o is not None}   # item index -> its reference work's Outcome
+        self.runs = {k: dict(v) for k, v in (runs or {}).items()}   # (item, candidate) -> {process: result}
+        self.wait = collections.defaultdict(set)   # (item, candidate) -> its planned processes not judged yet
+        for k, (ti, ci) in enumerate(plan.where):
+            if ci is not None: self.wait[(ti, ci)].add(plan.proc[k])
+        self.left = collections.Counter(ti for ti, ci in {w for w in plan.where if w[1] is not None})   # per item, its candidates not judged yet
+
+    def start(self):
+        "Judge the resumed candidates whose stored processes are all they need (they have no job); the rest wait for theirs."
+        for (ti, ci), rs in self.runs.items():
+            if rs and not self.wait.get((ti, ci)) and self.results[ti][ci] is None:
+                self.left[ti] += 1; self._finish(ti, ci)
 
     def done(self, k:int, o:Outcome, final:bool=False)->list:
-        "Job `k` ended with `o`: keep it, and judge every candidate it completes; the indices of the jobs this added to the plan (more processes)."
+        "Job `k` ended with `o`: keep it, and judge every candidate process it completes; the indices of the jobs this added to the plan (more processes)."
         if _oom(o) and self.n > 1 and not final: return []
         self.outs[k] = o
         ti, ci = self.plan.where[k]
-        if ci is None: self.refs[ti] = o
-        elif self.plan.jobs[k].payload.get('ref_dir') and k not in self.proc:   # a folded job: its reference part failed, or it came back with the result
+        if ci is None: self._reference(ti, o)
+        elif self.plan.jobs[k].payload.get('ref_dir'):   # a folded job: its reference part failed, or it came back with the result
             v = CandRun.from_dict(o.value) if o.ok else None
             if v is not None and v.ref_failed:   # the harness's failure: judged as a failed reference job
-                self.refs[ti] = Outcome('error', reason=_one_line(f"ReferenceFailed: {v.ref_failed}"), log=o.log, seconds=o.seconds, label=o.label)
-            else: self.refs[ti] = Outcome('ok', (v.ref if v else None) or {}, seconds=o.seconds)
-        ready = [k] if ci is not None else [j for j, (tj, cj) in enumerate(self.plan.where) if tj == ti and cj is not None]
+                self._reference(ti, Outcome('error', reason=_one_line(f"ReferenceFailed: {v.ref_failed}"), log=o.log, seconds=o.seconds, label=o.label))
+            else: self._reference(ti, Outcome('ok', (v.ref if v else None) or {}, seconds=o.seconds), keep=bool(v and v.ref))
+        if ti not in self.refs: return []
         new = []
-        for j in ready:
-            if self.outs[j] is not None and ti in self.refs and self.results[ti][self.plan.where[j][1]] is None: new += self._judge(j) or []
+        for j in [j for j, (tj, cj) in enumerate(self.plan.where) if tj == ti and cj is not None and self.outs[j] is not None and j not in self.judged]:
+            self.judged.add(j); new += self._judge(j)
         return new
 
+    def _reference(self, ti:int, o:Outcome, keep:bool=True):
+        "Item `ti`'s reference work came back: kept for later campaigns where this one claimed it (`WarmHarness`), when it is whole."
+        self.refs[ti] = o
+        key = self.plan.refs[ti][2]
+        if key: self.cp.warm.keep(key, o) if o.ok and keep else self.cp.warm.forget(key)
+
     def _judge(self, k:int)->list:
-        cp, (ti, ci) = self.cp, self.plan.where[k]
+        cp, (ti, ci), j = self.cp, self.plan.where[k], self.plan.proc[k]
         t, c = self.items[ti][0], self.items[ti][1][ci]
         o, cd = self.outs[k], Path(self.plan.jobs[k].payload['out_dir'])
-        runs = self.runs.setdefault((ti, ci), [])
-        if not (k in self.proc and o.ok and (o.value or {}).get('ref_failed')):   # a repeat whose reference part failed: the harness's failure, no process of the candidate's
-            try:
-                # on the CPU the judge's loads and comparisons would compete with a job's timing for memory bandwidth (a
-                # 2-core machine measured the reference up to 4x slower while a judge ran): it takes the device lock too
-                with _held(cp.lock) if cp.device == 'cpu' else contextlib.nullcontext():
-                    r = judge(t, c, self.refs[ti], o, cp.run/f"t{ti}", cd, cp.cfg, cp.device, cp.name, static=self.plan.scans[(ti, ci)])
-            except Exception as e:
-                r = EvalResult(c.id, t.id, 'error', False, reason=_one_line(f"judge could not read the outputs: {type(e).__name__}: {e}"), device=cp.name, env=run_env(cp.device),
-                               failure='harness')
-            runs.append(r)
+        try:
+            # on the CPU the judge's loads and comparisons would compete with a job's timing for memory bandwidth (a
+            # 2-core machine measured the reference up to 4x slower while a judge ran): it takes the device lock too
+            with _held(cp.lock) if cp.device == 'cpu' else contextlib.nullcontext():
+                r = judge(t, c, self.refs[ti], o, self.plan.refs[ti][0], cd, cp.cfg, cp.device, cp.name, static=self.plan.scans[(ti, ci)])
+        except Exception as e:
+            r = EvalResult(c.id, t.id, 'error', False, reason=_one_line(f"judge could not read the outputs: {type(e).__name__}: {e}"), device=cp.name, env=run_env(cp.device),
+                           failure='harness')
         shutil.rmtree(cd, ignore_errors=True)
-        if runs and self._more(runs): return [self._repeat(k, len(runs))]
-        r = merge_processes(runs, cp.cfg.policy)
+        r.meta.update(harness_version=harness_version(), executor=self.executor, process=j)
+        if cp.host: r.meta['host'] = cp.host
+        self.runs.setdefault((ti, ci), {})[j] = r
+        self.wait[(ti, ci)].discard(j)
+        if self.on_process and r.failure != 'harness': self.on_process(ti, ci, j, r)   # a harness failure is not the candidate's process: timed again on resume
+        if self.wait[(ti, ci)]: return []   # its other planned processes are still out
+        rs = self._ordered(ti, ci)
+        if self._more(rs): return [self._repeat(k, max(self.runs[(ti, ci)]) + 1)]
+        self._finish(ti, ci)
+        return []
+
+    def _ordered(self, ti:int, ci:int)->list:
+        "The candidate's process results in process order."
+        rs = self.runs[(ti, ci)]
+        return [rs[j] for j in sorted(rs)]
+
+    def _finish(self, ti:int, ci:int):
+        "Merge the candidate's processes into its result, record it and hand it on; free the task's outputs after its last candidate."
+        cp, (t, cs) = self.cp, self.items[ti]
+        c = cs[ci]
+        r = merge_processes(self._ordered(ti, ci), cp.cfg.policy)
+        r.meta.pop('process', None)
         if (h := code_hash(c.code)) in self.cfut and self.cfut[h].done():   # how long its build took (cached builds: seconds)
             r.meta['build_s'] = round(self.cfut[h].result().seconds, 1)
         r.meta.update(harness_version=harness_version(), executor=self.executor)   # not 'harness': the policy keeps the harness's own verdict there
@@ -232,30 +407,23 @@ class _Judging:
         if self.on_result: self.on_result(ti, ci, r)
         self.left[ti] -= 1
         if self.left[ti] == 0: shutil.rmtree(cp.run/f"t{ti}", ignore_errors=True)
-        return []
 
 # %% ../nbs/03j_eval.ipynb #c1d19cd5
 @patch
-def _more(self:_Judging, rs:list, # one candidate's results so far, one per process
+def _more(self:_Judging, rs:list, # one candidate's results so far, one per process, in process order
          )->bool:
-    "Does the candidate need one more process (`verdict.needs_process`, under the campaign's `EvalConfig.processes` and `repeat_all`)?"
-    ps = [(r.speedups.get('eager'), *ci) if r.verdict == 'ok' and (ci := (r.meta.get('speedup_ci') or {}).get('eager')) and r.speedups.get('eager') else None for r in rs]
-    return needs_process(ps, rs[0].flags, rs[0].timings['eager'].median_ms if ps[0] else 1.0, self.cp.cfg.processes, self.cp.cfg.repeat_all)
+    "Does the candidate need one more process (`_wants_more`, under the campaign's `EvalConfig.processes` and `repeat_all`)?"
+    return _wants_more(rs, self.cp.cfg)
 
 @patch
-def _repeat(self:_Judging, k:int, # the job of the candidate's first process
+def _repeat(self:_Judging, k:int, # a job of the candidate
             j:int, # the new process's index (1: the second)
            )->int:
-    "Append process `j` of job `k`'s candidate to the plan, with its own output folder and timing seed and half the timing budget; its job index."
-    job, (ti, ci) = self.plan.jobs[k], self.plan.where[k]
-    p = dict(job.payload)
-    d = Path(p['out_dir']).parent/f"c{ci}p{j}"; d.mkdir(exist_ok=True)
-    p.update(out_dir=str(d), time_seed=mix_seed(self.cp.secret, self.items[ti][0].id, 'time', j),
-             timing=dict(p['timing'], budget_s=p['timing']['budget_s'] / 2))   # it measures the process's speed, not its own noise
-    self.plan.jobs.append(replace(job, payload=p, label=f"{job.label} (process {j + 1})"))
-    self.plan.where.append((ti, ci)); self.plan.deps.append([]); self.outs.append(None)
-    self.proc[len(self.plan.jobs) - 1] = j
-    return len(self.plan.jobs) - 1
+    "Append process `j` of job `k`'s candidate to the plan (`_add_process`, ranked ahead of the jobs not started yet); its job index."
+    ti, ci = self.plan.where[k]
+    jk = _add_process(self.plan, self.cp, self.items, ti, ci, j, prio=0)
+    self.outs.append(None); self.wait[(ti, ci)].add(j)
+    return jk
 
 # %% ../nbs/03j_eval.ipynb #ae8ea099
 def _run_jobs(ex, # the executor: `ex.run(job) -> Outcome`
@@ -265,24 +433,27 @@ def _run_jobs(ex, # the executor: `ex.run(job) -> Outcome`
               n:int, # jobs at once
               done, # called as `done(k, outcome)` in this thread as each job ends; it may append jobs to `jobs` and return their indices
               bar=None, # a progress bar, updated per job
+              prio:list|None=None, # per job its rank (lower first, then the order in `jobs`; default: all alike); jobs `done` appends rank 0
              ):
     """Run `jobs` `n` at a time. A job is *ready* once its builds are done; each time a worker frees, it takes the
-    ready job that comes first in `jobs`. So a job whose build ends late goes ahead of every later job still waiting for
-    a worker, instead of behind all of them (the jobs of the two longest builds of the H100 release, done after
-    ~110 s, ran last and past the 10-minute mark when every ready job was handed to the pool's queue at once). The
-    workers are fed from the threads where jobs and builds end, so a slow `done` (a judge loading big outputs) holds
-    up no job. Jobs `done` appends run after every job ready by then."""
+    ready job of the lowest rank that comes first in `jobs`. So a job whose build ends late goes ahead of every later job
+    still waiting for a worker, instead of behind all of them (the jobs of the two longest builds of the H100 release,
+    done after ~110 s, ran last and past the 10-minute mark when every ready job was handed to the pool's queue at once).
+    The workers are fed from the threads where jobs and builds end, so a slow `done` (a judge loading big outputs)
+    holds up no job. Jobs `done` appends (a candidate's later processes) go ahead of every job not started yet, so a
+    candidate's result, and what an interrupted campaign keeps, is complete sooner."""
     finished, gate, ready, running, stop = queue.Queue(), threading.Lock(), [], [0], [False]
+    rank = list(prio) if prio is not None else [0] * len(jobs)
     waiting = {k: {h for h in deps[k] if h in cfut and not cfut[h].done()} for k in range(len(jobs))}
     users = {}
     for k, hs in waiting.items():
         for h in hs: users.setdefault(h, []).append(k)
-        if not hs: ready.append(k)   # in order: already a heap
+        if not hs: heapq.heappush(ready, (rank[k], k))
     with ThreadPoolExecutor(max_workers=n) as tp:
         def _feed():
             with gate:
                 go = []
-                while not stop[0] and running[0] < n and ready: go.append(heapq.heappop(ready)); running[0] += 1
+                while not stop[0] and running[0] < n and ready: go.append(heapq.heappop(ready)[1]); running[0] += 1
             for k in go: tp.submit(ex.run, jobs[k]).add_done_callback(lambda f, k=k: _ended(k, f))
         def _ended(k, f):
             with gate: running[0] -= 1
@@ -291,7 +462,7 @@ def _run_jobs(ex, # the executor: `ex.run(job) -> Outcome`
             with gate:
                 for k in users[h]:
                     waiting[k].discard(h)
-                    if not waiting[k]: heapq.heappush(ready, k)
+                    if not waiting[k]: heapq.heappush(ready, (rank[k], k))
             _feed()
         try:
             for h in users: cfut[h].add_done_callback(lambda f, h=h: _built(h))
@@ -303,7 +474,7 @@ def _run_jobs(ex, # the executor: `ex.run(job) -> Outcome`
                 left += len(new) - 1
                 if new:
                     with gate:
-                        for j in new: heapq.heappush(ready, j)
+                        for j in new: rank.append(0); heapq.heappush(ready, (0, j))
                     _feed()
                     if bar is not None and getattr(bar, 'total', None) is not None: bar.total += len(new)
                 if bar: bar.update(1)
@@ -316,29 +487,35 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
                   cfg:EvalConfig|None=None,
                   pool=None, # an existing executor (`cudal1_nb.executor`) or sandbox `Pool` (its workers must not hold a CUDA context); default: the one `cfg.executor` names
                   progress:bool=False,
-                  store=None, # a `cudal1_nb.store.Store`: tasks first, then each candidate with its result as soon as it is known
+                  store=None, # a `cudal1_nb.store.Store`: tasks first, then each candidate's processes as they are judged and its result as soon as it is known
                   on_result=None, # called as `on_result(item_index, candidate_index, result)` as soon as each result is known
-                  resume:bool=False, # with `store`: candidates it already holds a result for (this device, this `harness_version()`) are not measured again; their stored result is returned
+                  resume:bool=False, # with `store`: candidates it already holds a result for (this device, this `harness_version()`) are not measured again, their stored result is returned; those it holds some processes of get only the processes still missing
+                  warm:WarmHarness|None=None, # what outlives this campaign (a reward's, a server's): its executor, secret and reference work per task; default: one of its own, closed at the end
                  )->list[list[EvalResult]]:
     "Evaluate the candidates of several tasks; one list of `EvalResult`s per item, in order."
     cfg = cfg or EvalConfig()
     if device not in ('cpu', 'cuda'): raise ValueError(f"device must be 'cpu' or 'cuda', got {device!r}")
     if resume and store is None: raise ValueError("resume=True needs the store that holds the earlier results")
-    n = cfg.workers or ((os.cpu_count() or 1) if device == 'cpu' else min(os.cpu_count() or 1, 8))   # CUDA: jobs share the GPU for untimed work (`_DeviceLock`)
-    ex, own = as_executor(pool) if pool is not None else executor_for(cfg, device, n)
+    if warm is not None and warm.device != device: raise ValueError(f"warm harness for {warm.device!r}, campaign on {device!r}")
+    own = warm is None
+    warm = warm or WarmHarness(device, cfg, pool)
     cpool = cex = run = None
     try:
-        n, info = ex.n, ex.describe(device)
+        ex = warm.executor()
+        n, info = ex.n, warm.describe()
         if ex.scratch: Path(ex.scratch).mkdir(parents=True, exist_ok=True)
         run = Path(tempfile.mkdtemp(prefix='cudal1-eval-', dir=ex.scratch))
         cores = sorted(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else []
         # jobs see one GPU (P5: work on another GPU would be outside the timer's sync); on the CPU, none
-        pch = str(pch_dir()) if cfg.pch else ''
-        cp = _Campaign(device, cfg, info['name'], info['arch'], {**(dict(info['arch'], CUDA_VISIBLE_DEVICES=info['gpu']) if device == 'cuda' else {'CUDA_VISIBLE_DEVICES': ''}), PCH_ENV: pch},
-                       device_lock(device, info['gpu']), run, secret_seed(), _build_cores(cores, n, device), pch)   # the lock: one per GPU (and one for the CPU) of the host, shared by every campaign on it
-        # 0. results a resumed campaign already has; the store gets the tasks now, each candidate with its result later
-        prev = store.measured([c.id for _, cs in items for c in cs], device=cp.name, harness=harness_version()) if resume else {}
+        lock = device_lock(device, info['gpu'])   # one per GPU (and one for the CPU) of the host, shared by every campaign on it
+        cp = _Campaign(device, cfg, info['name'], info['arch'], {**warm._env(), PCH_ENV: str(pch_dir()) if cfg.pch else ''}, lock, run, warm.secret,
+                       _build_cores(cores, n, device), str(pch_dir()) if cfg.pch else '', warm, warm.calibration(lock))
+        # 0. results a resumed campaign already has (whole, or some of a candidate's processes); the store gets the tasks now, each process and result later
+        ids = [c.id for _, cs in items for c in cs]
+        prev = store.measured(ids, device=cp.name, harness=harness_version()) if resume else {}
         results, pend = _resumed(items, prev)
+        got = store.processes([i for i in ids if i not in prev], device=cp.name, harness=harness_version()) if resume else {}
+        runs = {(ti, ci): got[c.id] for ti, (_, cs) in enumerate(items) for ci, c in enumerate(cs) if ci in pend[ti] and c.id in got}
         if store is not None: store.add_tasks([t for (t, _), p in zip(items, pend) if p])
         if on_result:
             for ti, (_, cs) in enumerate(items):
@@ -350,25 +527,26 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
         for j in cjobs.values():   # a torch build lock left by a killed build would make every later build of it wait forever
             for f in Path(j.env['TORCH_EXTENSIONS_DIR']).glob('*/lock'): f.unlink(missing_ok=True)
         ncomp = len(cp.build_cores) or (os.cpu_count() or 1)
-        if cjobs: cpool, cex = ex.compiler(min(len(cjobs), ncomp)), ThreadPoolExecutor(max_workers=min(len(cjobs), ncomp))
+        if cjobs: cpool, cex = warm.compiler(ncomp), ThreadPoolExecutor(max_workers=min(len(cjobs), ncomp))
         pjob = _pch_job(cp, len(cjobs), ncomp) if cjobs else None
         pfut = cex.submit(cpool.run, pjob) if pjob else None   # first: the header the builds after it use
         cfut = {h: cex.submit(cpool.run, j) for h, j in cjobs.items()}
         # 2. the reference and candidate jobs; 3. run them as their builds finish, judging each candidate when it can be
-        plan = _plan_jobs(items, pend, cp)
-        judging = _Judging(items, plan, results, cp, n, cfut, ex.kind, store, on_result)
+        plan = _plan_jobs(items, pend, cp, runs)
+        save = (lambda ti, ci, j, r: _save_process(store, items[ti][1][ci], r, j)) if store is not None else None
+        judging = _Judging(items, plan, results, cp, n, cfut, ex.kind, store, on_result, runs, save)
+        judging.start()
         if device == 'cpu':   # on the CPU, builds would compete with the timings for the same cores: finish them first
             for f in [*cfut.values(), *([pfut] if pfut else [])]: f.result()
         bar = progress_bar(len(plan.jobs), 'evaluating') if progress else None
-        _run_jobs(ex, plan.jobs, plan.deps, cfut, n, judging.done, bar)
+        _run_jobs(ex, plan.jobs, plan.deps, cfut, n, judging.done, bar, plan.prio)
         if bar: bar.close()
         # 4. jobs that ran out of (GPU) memory while others held memory get one more try, alone (one at a time)
         for k in [k for k in range(len(plan.jobs)) if judging.outs[k] is None]: judging.done(k, ex.run(plan.jobs[k]), final=True)
         return results
     finally:
         if cex: cex.shutdown(cancel_futures=True)
-        if cpool is not None and cpool is not ex: cpool.close()
-        if own: ex.close()
+        if own: warm.close()
         if run is not None: shutil.rmtree(run, ignore_errors=True)
 
 # %% ../nbs/03j_eval.ipynb #9fe7228b

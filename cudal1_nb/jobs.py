@@ -12,16 +12,16 @@ from .core import mix_seed
 from .sandbox import load_program, _one_line
 from .pch import use_pch
 from .contract import JobPayload, RefRun, CandRun, PHASE, CLEAN_WARM_S, call_limit, calls_per_sample
-from .device import _DeviceLock
+from .device import _DeviceLock, IDLE_S
 from .tripwires import (DEFER_S, _Fingerprint, _ThreadWatch, _poison, _Tampered, _snapshot, _check_guard, _torch_spaces,
-                                 _TorchWatch, _host_out, _overlaps, _save_outs, _describe_out, _Guards, _guard_allocs, _Watchdog,
+                                 _TorchWatch, _host_out, _overlaps, _save_outs, _read_out, _close, _describe_out, _Guards, _guard_allocs, _Watchdog,
                                  _SwitchWatch)
 from .timing import (_setup, _inputs, _clone, _build, _Timer, _per_call, _baseline_fn, _banded, _job_threads, _warm,
                               _overwritten, _time_loop)
 from .builds import _watch_builds, _read_builds, _watch_compiles, _COMPILES
 
 # %% auto #0
-__all__ = ['ref_job', 'cand_job']
+__all__ = ['ref_job', 'host_job', 'cand_job']
 
 # %% ../nbs/03h_jobs.ipynb #d3711ce9
 def ref_job(p:dict, # a `JobPayload` as a dict
@@ -105,6 +105,38 @@ def _ref_baselines(p:JobPayload, dev, mod, model, res:RefRun, lock=None):
             n = calls_per_sample(*_per_call(fn, mkb, timer), dev.type)
             res.timings[b] = _time_loop([fn], mkb, timer, cfg, n=n)[0]
         except Exception as e: res.notes.append(_one_line(f"baseline {b} failed: {type(e).__name__}: {e}"))
+    if lock is not None: timer.sync(); lock.mark()
+
+# %% ../nbs/03h_jobs.ipynb #6b1f3e2d
+def host_job(p:dict, # a `JobPayload` as a dict (its device, lock and threads)
+            )->dict:
+    """Sandbox job: how fast this host gets work onto its device, timed under the device lock held exclusively:
+    `launch_us`, one tiny kernel's launch back to back (200 of them between synchronizes); `sync_us`, an empty
+    synchronize's round trip; `tiny_ms`, one call of a fixed tiny model (four 512-wide linear layers with GELU on a
+    (32, 512) input), the median of samples of 50 calls. Programs under about 0.3 ms are launch-bound: two hosts whose
+    figures differ time them differently whatever the GPU."""
+    import torch
+    p = JobPayload.from_dict(p)
+    _job_threads(p.device)
+    lock = _DeviceLock(p.lock, p.device)
+    lock.acquire('ex')
+    dev = _setup(p)
+    torch.manual_seed(0)
+    timer = _Timer(dev)
+    with torch.no_grad():
+        model = torch.nn.Sequential(*[m for _ in range(4) for m in (torch.nn.Linear(512, 512), torch.nn.GELU())]).to(dev).eval()
+        x, one = torch.randn(32, 512, device=dev), torch.zeros(1, device=dev)
+        t_end = time.time() + (CLEAN_WARM_S if dev.type == 'cuda' else 0.05)
+        while time.time() < t_end: model(x); timer.sync()   # the GPU's clocks up
+        def per(fn, k):
+            timer.sync(); t = time.perf_counter()
+            for _ in range(k): fn()
+            timer.sync(); return (time.perf_counter() - t) / k
+        launch = statistics.median(per(lambda: one.add_(1), 200) * 1e6 for _ in range(7))
+        sync = statistics.median(per(lambda: None, 200) * 1e6 for _ in range(7))
+        tiny = statistics.median(timer(model, [[x]] * 50)[1] for _ in range(9))
+    lock.mark()
+    return dict(launch_us=round(launch, 2), sync_us=round(sync, 2), tiny_ms=round(tiny, 4), device=p.device)
 
 # %% ../nbs/03h_jobs.ipynb #a8562f72
 def _phase(res:CandRun, name:str):
@@ -237,6 +269,8 @@ def _cand_locked(job:_CandJob, # what `cand_job` made before the import
         job.sw.base = job.sw.calls   # every call runs under no_grad: the switches before the import, read under it
         go, alive = _cand_checks(job, res, ref_mod, cand, fp, ref_ms)   # earlier outputs stay alive until the end
         if not go: return res   # the judge rejects it; don't time
+        res.skipped = _precheck(job.p, job.saves, len(res.outs))
+        if res.skipped: return res   # incorrect already: the judge says so; don't time
         _cand_timing(job, res, cand, ref, ref_side, fp, ref_ms)
     _phase(res, 'done')
     return res
@@ -273,10 +307,31 @@ def _cand_checks(job:_CandJob, res:CandRun, ref_mod, cand, fp:_Fingerprint, ref_
         del y, xs, keep
     return all(o['is_tensor'] for o in res.outs) and not any(res.mutated), alive
 
+# %% ../nbs/03h_jobs.ipynb #5e7c0a91
+def _precheck(p:JobPayload, saves:dict, # output path -> the CPU copy `_cand_checks` made
+              n:int, # the check seeds it answered
+             )->str:
+    """Before any timing: the candidate's check outputs against its task's reference outputs where these are on disk
+    already (`JobPayload.ref_outs`): why they differ, else ''. Timing a program the judge will reject costs the GPU's
+    exclusive time for nothing. Only a skip can come of it: the judge compares the saved outputs again, and a skip it
+    does not confirm is the candidate's error (its code ran in this process and could have changed what is read here)."""
+    if not p.ref_outs: return ''
+    refs = [os.path.join(p.ref_outs, f'ref_{i}.pt') for i in range(n)]
+    if not all(os.path.exists(f) for f in refs): return ''   # the reference job has not written them yet: time as usual
+    for i, f in enumerate(refs):
+        c = saves.get(os.path.join(p.out_dir, f'cand_{i}.pt'))
+        if c is None: return ''
+        try: ok, why, _ = _close(_read_out(f), c, p.atol, p.rtol)
+        except Exception: return ''   # unreadable here: the judge decides
+        if not ok: return _one_line(f"seed {i}: {why}")
+    return ''
+
 # %% ../nbs/03h_jobs.ipynb #79a70fb5
 def _cand_timing(job:_CandJob, res:CandRun, cand, ref, ref_side, fp:_Fingerprint, ref_ms:float):
     """Phases 'clean', 'warmup', 'time' and 'post' under the lock exclusive: the reference alone, the candidate and the
-    reference in alternating rounds (each timed output checked), the reference alone again."""
+    reference in alternating rounds (each timed output checked), the reference alone again. A candidate's later
+    processes (`JobPayload.alone` False) time the rounds only: the drift check was its first process's. A GPU idle since
+    its last timing (`device.IDLE_S`) is warmed up first for `CLEAN_WARM_S`; one that timed until just now is not."""
     import torch
     p, dev, cfg, timer, mk, side, sw, dog, lock = job.p, job.dev, job.cfg, job.timer, job.mk, job.side, job.sw, job.dog, job.lock
     # the reference always runs under torch's global switches as they were before the import; the candidate under
@@ -292,19 +347,21 @@ def _cand_timing(job:_CandJob, res:CandRun, cand, ref, ref_side, fp:_Fingerprint
     alone = dict(before=[to_ref], after=[from_ref], prep=[_banded([None], 0)])   # the reference alone (clean, post)
     _phase(res, 'clean')
     lock.acquire('ex')   # from here to the process's exit: the clean time, the rounds, the post time
+    res.warm_s = CLEAN_WARM_S if dev.type == 'cuda' and lock.idle_s() > IDLE_S else 0.0
     sw.put()
     res.calls = n = calls_per_sample(*_per_call(ref_side, mk, timer), dev.type)   # every phase's samples: n calls
     lim = call_limit(ref_ms * n)
     # 1. the reference alone, right before the rounds: the GPU's clocks up from whatever the checks left, the
     # allocator holding a sample's tensors, then its clean time (the drift check's yardstick)
-    _warm([ref_side], mk, cfg, timer.sync, n=n, min_s=CLEAN_WARM_S if dev.type == 'cuda' else 0.0, **alone)
-    res.eager_clean = _time_loop([ref_side], mk, timer, side, fp=fp, n=n, **alone)[0]
-    lim = call_limit(statistics.median(res.eager_clean) * n)
+    if p.alone:
+        _warm([ref_side], mk, cfg, timer.sync, n=n, min_s=res.warm_s, **alone)
+        res.eager_clean = _time_loop([ref_side], mk, timer, side, fp=fp, n=n, **alone)[0]
+        lim = call_limit(statistics.median(res.eager_clean) * n)
     gs = [None, None]   # the guard bands of each side's last sample (the candidate's are checked)
     hooks = dict(before=[to_cand, to_ref], after=[from_cand, from_ref], prep=[_banded(gs, 0), _banded(gs, 1)])
     # 2. the candidate and the reference in alternating rounds
     _phase(res, 'warmup')
-    _warm([cand, ref], mk, cfg, timer.sync, n=n, **hooks)
+    _warm([cand, ref], mk, cfg, timer.sync, n=n, min_s=0.0 if p.alone else res.warm_s, **hooks)
     _phase(res, 'time')
     def check(k, outs, fps):
         cs, rs = outs
@@ -325,6 +382,8 @@ def _cand_timing(job:_CandJob, res:CandRun, cand, ref, ref_side, fp:_Fingerprint
     # 3. the reference alone again, as in the clean phase and its side of the rounds (same hooks, samples and
     # bands): slower than clean is a side effect of the candidate's calls beyond the global switches (restored here)
     sw.put()
-    _phase(res, 'post')
-    res.eager_post = _time_loop([ref_side], mk, timer, side, fp=fp, n=n, **alone)[0]
+    if p.alone:
+        _phase(res, 'post')
+        res.eager_post = _time_loop([ref_side], mk, timer, side, fp=fp, n=n, **alone)[0]
+    timer.sync(); lock.mark()
     res.cand, res.eager_paired = tc, tr

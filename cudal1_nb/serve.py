@@ -12,12 +12,12 @@ import os, re, ast, json, math, time, uuid, hmac, sqlite3, secrets, asyncio, thr
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from .core import StageConfig, Task, Candidate, EvalResult, code_hash, short_hash, get_base_dir, judging_on, DEVICE_RE, ENV_SERVE_URL, ENV_SERVE_TOKEN
-from .stats import speedup_interval, conservative_speedup, interval_call
+from .core import StageConfig, Task, Candidate, EvalResult, code_hash, short_hash, get_base_dir, judging_on, counted_speedup, DEVICE_RE, ENV_SERVE_URL, ENV_SERVE_TOKEN
+from .stats import interval_call
 from .policy import POLICIES, finding_id, get_policy, apply_policy
 from .prompts import parse_response
-from .eval import EvalConfig, evaluate_many, harness_version, _record
-from .rl import RewardConfig, base_reward
+from .eval import EvalConfig, harness_version, _record
+from .reward import RewardConfig, RewardJudge, base_reward, worth, is_infra
 from .sandbox import _one_line
 from fastcore.basics import patch
 from fastapi import FastAPI, Request, Response, Query
@@ -54,6 +54,7 @@ class ServeConfig(StageConfig):
     retries: int = 3              # runs of a job whose campaign failed for the harness's reasons, before it is answered as such
     keep_days: float = 7.0        # answered jobs are deleted this long after their answer (0: kept for ever); the results stay in the variant store
     eval: dict = field(default_factory=dict)  # fields of the harness's `EvalConfig` (budget_s, workers, executor, ...)
+    reward: dict = field(default_factory=dict)  # fields of the reward's `RewardConfig` (smoothing, floors, the re-measure rule...): a remote reward pays what a local `KernelReward` with them pays
     def validate(self):
         if not self.devices: raise ValueError("ServeConfig.devices: give at least one device")
         if bad := [d for d in self.devices if not re.fullmatch(DEVICE_RE, d)]: raise ValueError(f"ServeConfig.devices: {bad} are not 'cpu', 'cuda' or 'cuda:N'")
@@ -64,10 +65,13 @@ class ServeConfig(StageConfig):
         if not (self.gather_s >= 0 and self.sync_wait_s > 0 and self.keep_days >= 0): raise ValueError("ServeConfig: need gather_s >= 0, sync_wait_s > 0 and keep_days >= 0")
         if not self.auth and not _loopback(self.host): raise ValueError(f"ServeConfig: a server on {self.host!r} needs tokens (auth=True); only a loopback one may run without")
         from cudal1_nb.tasks import check_source
-        check_source(self.suite); self.eval_config()
+        check_source(self.suite); self.eval_config(); self.reward_config()
     def eval_config(self)->EvalConfig:
         "The harness's config of every campaign (a request's `timeout` replaces its `timeout`)."
         return EvalConfig.from_params(self.eval)
+    def reward_config(self)->RewardConfig:
+        "How an answer's reward is shaped and when a high speedup is measured again (`cudal1_nb.reward.RewardConfig`)."
+        return RewardConfig.from_params(self.reward)
 
 def _loopback(host:str)->bool: return host in ('localhost', '::1') or host.startswith('127.')
 
@@ -180,17 +184,14 @@ def answer_of(r:EvalResult, # a measured result
              )->dict:
     "The answer to one judged program (see above)."
     r = apply_policy(EvalResult.from_dict(r.to_dict()), policy)   # a copy, judged under the request's policy
-    harness = r.failure == 'harness' or 'unsaved' in r.meta
-    iv = speedup_interval(r)
+    harness, w = is_infra(r), worth(r, rcfg)   # what it is worth: the reward module's one definition, as `KernelReward` pays it
     b = r.meta.get('reward_baseline', 'eager')
     b = b if r.speedups.get(b) else 'eager'   # the baseline whose speedup counts
-    counted = (conservative_speedup(*iv) if rcfg.conservative else iv[0]) if iv else None
     pol, ms = get_policy(policy), {k: r.timings[k].median_ms for k in ('candidate', b) if k in r.timings}
     return dict(task_id=r.task_id, candidate_id=r.candidate_id, verdict=r.verdict, correct=r.correct,
                 failure='harness' if harness else '' if r.verdict == 'ok' else 'candidate', scorable=not harness,
-                speedup=iv[0] if iv else None, baseline=b if iv else None, interval=[iv[1], iv[2]] if iv else None,
-                call=interval_call(iv[1], iv[2]) if iv else None, counted=counted,
-                reward=None if harness else base_reward(r.verdict, counted, rcfg), speedups=r.speedups, ms=ms,
+                speedup=w.speedup, baseline=b if w.ci else None, interval=w.ci or None,
+                call=interval_call(*w.ci) if w.ci else None, counted=w.counted, reward=w.reward, speedups=r.speedups, ms=ms,
                 flags=[dict(flag=f, id=finding_id(f)[0], meaning=finding_id(f)[1], action=pol.action(f)) for f in r.flags],
                 cheat_ids=r.meta.get('cheat_ids', []), reason=r.reason, policy=pol.name, device=r.device,
                 harness_version=r.meta.get('harness_version') or harness_version(), cached=cached)
@@ -202,11 +203,11 @@ def unparsed_answer(task_id:str, why:str, # the parser's reason
             reward=base_reward('unparsed', None, rcfg), speedups={}, ms={}, flags=[], cheat_ids=[], reason=f"no program in the answer: {why}",
             policy=policy, harness_version=harness_version(), cached=False)}
 
-def harness_answer(task_id:str, candidate_id:str|None, why:str, device:str='', policy:str='strict')->dict:
+def harness_answer(task_id:str, candidate_id:str|None, why:str, device:str='', policy:str='strict', rcfg:RewardConfig=RewardConfig())->dict:
     "The answer when the harness could not judge a program (its campaign failed): an `error` of the harness's, not scorable."
     r = EvalResult(candidate_id, task_id, 'error', False, reason=f"the harness failed: {why}", device=device, failure='harness',
                    meta={'harness_version': harness_version()})
-    return answer_of(r, policy)
+    return answer_of(r, policy, rcfg=rcfg)
 
 # %% ../nbs/15a_serve.ipynb #f62fa878
 _JOBS = """
@@ -364,11 +365,11 @@ class Dispatcher:
                  cfg:ServeConfig,
                  names:dict|None=None, # device -> its name as results record it (found when not given)
                 ):
-        self.jobs, self.store, self.cfg, self.ecfg = jobs, store, cfg, cfg.eval_config()
+        self.jobs, self.store, self.cfg, self.ecfg, self.rcfg = jobs, store, cfg, cfg.eval_config(), cfg.reward_config()
         self.names = names or {d: _devname(d) for d in cfg.devices}
         self.wake_ev, self.stop_ev, self.lock, self.env = threading.Event(), threading.Event(), threading.Lock(), threading.Lock()
         self.slots, self.inflight, self.listeners = threading.Semaphore(cfg.campaigns), {}, []
-        self.pool = self.thread = self.runner = None
+        self.judges, self.thread, self.runner = {}, None, None   # device -> its `RewardJudge` (warm for the server's lifetime)
         self.job_s, self.judged, self.failed = 5.0, 0, 0   # seconds of campaign per judged program (running estimate); programs judged; jobs failed
         self.pruned_at = 0.0   # when answered jobs were last pruned (`prune`)
     def wake(self): self.wake_ev.set()
@@ -387,19 +388,17 @@ def cached(self:Dispatcher, task:Task, code:str, device:str, timeout:float)->Eva
 
 # %% ../nbs/15a_serve.ipynb #5acc4793
 @patch
-def _pool(self:Dispatcher, kind:str):
-    "The local executor every campaign shares (made on first use); None for the Ray executor (`evaluate_many` keeps one)."
-    if self.ecfg.executor != 'local': return None
-    from cudal1_nb.executor import LocalExecutor
+def _judge_on(self:Dispatcher, device:str)->RewardJudge:
+    "The reward judge of `device`, made on first use and kept: its workers, its tasks' reference work and the host's calibration live as long as the server."
     with self.lock:
-        if self.pool is None: self.pool = LocalExecutor(self.ecfg.workers or ((os.cpu_count() or 1) if kind == 'cpu' else min(os.cpu_count() or 1, 8)))
-    return self.pool
+        if device not in self.judges: self.judges[device] = RewardJudge({}, self.rcfg, self.ecfg, device)
+        return self.judges[device]
 
 @patch
 def _answer(self:Dispatcher, k:tuple, r:EvalResult, cached:bool):
     "Answer every job waiting for program `k` with result `r`, each under its own policy; tell the listeners."
     with self.lock: rows = self.inflight.pop(k, [])
-    done = self.jobs.finish([(row['id'], answer_of(r, row['policy'], cached=cached)) for row in rows])
+    done = self.jobs.finish([(row['id'], answer_of(r, row['policy'], cached=cached, rcfg=self.rcfg)) for row in rows])
     for f in self.listeners: f(done)
 
 # %% ../nbs/15a_serve.ipynb #03610174
@@ -417,16 +416,18 @@ def _judge(self:Dispatcher, rows:list,
         else: todo.setdefault(t.id, (t, []))[1].append(c)
     if not todo: return
     items = list(todo.values())
-    def on_result(ti, ci, r):
-        c, k = items[ti][1][ci], (items[ti][1][ci].task_id, items[ti][1][ci].code_hash, device, timeout)
+    cands, judge = [c for _, cs in items for c in cs], self._judge_on(device)
+    def on_result(c, r):   # its final result: measured again first where the reward's rule says so (`RewardJudge.judge`)
+        k = (c.task_id, c.code_hash, device, timeout)
         r.meta['timeout_s'] = timeout
         self.judged += 1
         self._answer(k, _record(self.store, c, r), False); keys.discard(k)
-    t0, n = time.time(), sum(len(cs) for _, cs in items)
-    with (self.env if device != 'cpu' and any(':' in d for d in self.cfg.devices) else contextlib.nullcontext()), judging_on(device) as kind:
+    best = {t.id: max((counted_speedup(e) or 0 for _, e in self.store.best_k(t.id, 1, device=self.names[device])), default=0) for t, _ in items}
+    t0 = time.time()
+    with self.env if device != 'cpu' and any(':' in d for d in self.cfg.devices) else contextlib.nullcontext():
         self.store.add_tasks([t for t, _ in items])
-        evaluate_many(items, device=kind, cfg=replace(self.ecfg, timeout=timeout), pool=self._pool(kind), on_result=on_result)
-    self.job_s = 0.7 * self.job_s + 0.3 * (time.time() - t0) / n
+        judge.judge(cands, on_result=on_result, best=best, tasks={t.id: t for t, _ in items}, eval_cfg=replace(self.ecfg, timeout=timeout), cache=False)
+    self.job_s = 0.7 * self.job_s + 0.3 * (time.time() - t0) / len(cands)
 
 @patch
 def _fail(self:Dispatcher, keys:set, # programs a campaign did not answer
@@ -436,7 +437,7 @@ def _fail(self:Dispatcher, keys:set, # programs a campaign did not answer
     if not left: return
     self.failed += len(left)
     self.jobs.release([r['id'] for r in left if r['runs'] < self.cfg.retries])
-    done = self.jobs.finish([(r['id'], harness_answer(json.loads(r['task'])['id'], None, why, self.names[r['device']], r['policy']))
+    done = self.jobs.finish([(r['id'], harness_answer(json.loads(r['task'])['id'], None, why, self.names[r['device']], r['policy'], self.rcfg))
                              for r in left if r['runs'] >= self.cfg.retries])
     for f in self.listeners: f(done)
     self.wake_ev.set()
@@ -502,7 +503,7 @@ def close(self:Dispatcher):
     self.stop_ev.set(); self.wake_ev.set()
     if self.thread: self.thread.join(5)
     if self.runner: self.runner.shutdown(wait=False, cancel_futures=True)
-    if self.pool is not None: self.pool.close()
+    for j in self.judges.values(): j.close()
 
 # %% ../nbs/15a_serve.ipynb #981d9002
 class Server:
@@ -537,8 +538,8 @@ def submit(self:Server, specs:list, # `JobSpec`s
     "Accept `specs` (all or none): answered at once where no campaign is needed, queued otherwise; their job rows in order."
     ans = {}
     for i, s in enumerate(specs):
-        if s.code is None: ans[i] = unparsed_answer(s.task.id, s.why, s.policy)
-        elif (r := self.dispatcher.cached(s.task, s.code, s.device, s.timeout)) is not None: ans[i] = answer_of(r, s.policy, cached=True)
+        if s.code is None: ans[i] = unparsed_answer(s.task.id, s.why, s.policy, self.dispatcher.rcfg)
+        elif (r := self.dispatcher.cached(s.task, s.code, s.device, s.timeout)) is not None: ans[i] = answer_of(r, s.policy, cached=True, rcfg=self.dispatcher.rcfg)
     rows = self.jobs.add(specs, client, ans, self.cfg.max_queue, self.cfg.max_per_client, join, self.dispatcher.retry_after())
     if any(r['state'] != 'done' for r in rows): self.dispatcher.wake()
     return rows

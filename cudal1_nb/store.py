@@ -43,6 +43,9 @@ CREATE TABLE IF NOT EXISTS eval_speedups(
   eval_id INTEGER NOT NULL REFERENCES evaluations(id) ON DELETE CASCADE, task_id TEXT NOT NULL,
   baseline TEXT NOT NULL, speedup REAL NOT NULL, PRIMARY KEY(eval_id, baseline));
 CREATE INDEX IF NOT EXISTS eval_speedups_best ON eval_speedups(task_id, baseline, speedup DESC);
+CREATE TABLE IF NOT EXISTS eval_processes(
+  candidate_id TEXT NOT NULL REFERENCES candidates(id), device TEXT NOT NULL, harness TEXT NOT NULL, process INTEGER NOT NULL,
+  result TEXT NOT NULL, created REAL NOT NULL, PRIMARY KEY(candidate_id, device, harness, process));
 CREATE TABLE IF NOT EXISTS releases(
   name TEXT PRIMARY KEY, file TEXT NOT NULL, format TEXT NOT NULL, device TEXT NOT NULL, fields TEXT NOT NULL,
   n_rows INTEGER NOT NULL, final_newline INTEGER NOT NULL, sha256 TEXT NOT NULL, imported REAL NOT NULL);
@@ -283,6 +286,32 @@ def measured(self:Store, candidate_ids:list, # the candidates to look up
         for r in self._q(f"SELECT * FROM evaluations WHERE kind='measured' AND device=? AND candidate_id IN ({','.join('?' * len(part))}) ORDER BY id", (device, *part)):
             e = _row_eval(r)
             if harness is None or e.meta.get('harness_version') == harness: out[e.candidate_id] = e
+    return out
+
+# %% ../nbs/02_store.ipynb #6c0f2e11
+@patch
+def add_process(self:Store, r:EvalResult, # one process's judged result (its candidate already in the store)
+                process:int, # the process: 0 the candidate's first
+               ):
+    "Keep one judged process of a candidate (`meta['harness_version']` names its harness), so a resumed campaign times only the processes still missing; the same process again replaces it."
+    if r.candidate_id is None: raise ValueError("a process result names its candidate")
+    with self.transaction() as c:
+        self._need(c, 'candidates', r.candidate_id, set())
+        c.execute('INSERT OR REPLACE INTO eval_processes VALUES (?,?,?,?,?,?)',
+                  (r.candidate_id, r.device, r.meta.get('harness_version') or '', int(process), r.to_json(), time.time()))
+
+@patch
+def processes(self:Store, candidate_ids:list, # the candidates to look up
+              device:str, # the device name they were measured on
+              harness:str, # the harness version they were judged under
+             )->dict:
+    "{candidate id: {process: its judged `EvalResult`}} of the processes kept (`add_process`) for the ids that have any."
+    ids, out = list(dict.fromkeys(candidate_ids)), {}
+    for i in range(0, len(ids), 500):
+        part = ids[i:i + 500]
+        for r in self._q(f"SELECT candidate_id, process, result FROM eval_processes WHERE device=? AND harness=? AND candidate_id IN ({','.join('?' * len(part))})",
+                         (device, harness, *part)):
+            out.setdefault(r['candidate_id'], {})[r['process']] = EvalResult.from_json(r['result'])
     return out
 
 # %% ../nbs/02_store.ipynb #a1c0de02

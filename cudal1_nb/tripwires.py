@@ -197,9 +197,29 @@ def _overlaps(a, b)->bool:
     return sa.device == sb.device and pa < pb + sb.nbytes() and pb < pa + sa.nbytes()
 
 def _save_outs(outs:dict):
-    "Write the CPU copies `{path: tensor}` (after the device work, so the files are not written while a timing runs)."
+    "Write the CPU copies `{path: tensor}` (after the device work, so the files are not written while a timing runs); each whole or not at all, as another job may read it meanwhile."
     import torch
-    for path, y in outs.items(): torch.save(y, path)
+    for path, y in outs.items(): torch.save(y, path + '.part'); os.replace(path + '.part', path)
+
+def _read_out(path):
+    "An output `_save_outs` wrote."
+    import torch
+    return torch.load(path, map_location='cpu', weights_only=True)
+
+def _close(r, c, atol:float, rtol:float)->tuple:
+    "(ok, one-line reason, max abs error) for a candidate's output `c` against the reference's `r` (CPU copies, `_host_out`): the judge's test, and the job's before it times."
+    import torch
+    if type(c) is not torch.Tensor: return False, f"saved output is a {type(c).__name__}", None
+    if c.shape != r.shape: return False, f"shape {list(c.shape)} != reference {list(r.shape)}", None
+    c64, r64 = c.double(), r.double()
+    nan_r, nan_c = torch.isnan(r64), torch.isnan(c64)
+    if (nan_c & ~nan_r).any(): return False, f"{int((nan_c & ~nan_r).sum())} NaN where the reference has none", None
+    diff = (c64 - r64).abs().nan_to_num(0.0)
+    err = diff.max().item() if diff.numel() else 0.0
+    bad = (diff > atol + rtol * r64.abs().nan_to_num(0.0)) | (nan_r & ~nan_c)
+    if bad.any():
+        return False, f"{int(bad.sum())}/{bad.numel()} elements off (max abs error {err:.3g}, atol {atol:g}, rtol {rtol:g})", err
+    return True, '', err
 
 def _describe_out(out):
     import torch

@@ -16,7 +16,7 @@ from .policy import apply_policy
 from .static import scan
 from .evalstats import summarize, log_ratio_ci, ref_drift, process_interval, processes_agree
 from .contract import EvalConfig, CALL_FLOOR_S, CALL_RATIO, PHASE, CALL_TIMEOUT, RefRun, CandRun, run_env
-from .tripwires import _same_values
+from .tripwires import _same_values, _read_out, _close
 _all_ = ['RefRun', 'CandRun']   # as they were here
 
 # %% auto #0
@@ -24,25 +24,9 @@ __all__ = ['PRECISION_RATIO', 'UNJOINED_RATIO', 'UNJOINED_MS', 'DRIFT_TOL', 'MAY
            'may_vary', 'needs_process', 'merge_processes', 'RefRun', 'CandRun']
 
 # %% ../nbs/03i_verdict.ipynb #c627ef9a
-def _read_out(path):
-    import torch
-    return torch.load(path, map_location='cpu', weights_only=True)
-
 def _compare(ref_path, cand_path, atol, rtol):
-    "(ok, one-line reason, max abs error) for one saved candidate output against the saved reference."
-    import torch
-    r, c = _read_out(ref_path), _read_out(cand_path)
-    if type(c) is not torch.Tensor: return False, f"saved output is a {type(c).__name__}", None
-    if c.shape != r.shape: return False, f"shape {list(c.shape)} != reference {list(r.shape)}", None
-    c64, r64 = c.double(), r.double()
-    nan_r, nan_c = torch.isnan(r64), torch.isnan(c64)
-    if (nan_c & ~nan_r).any(): return False, f"{int((nan_c & ~nan_r).sum())} NaN where the reference has none", None
-    diff = (c64 - r64).abs().nan_to_num(0.0)
-    err = diff.max().item() if diff.numel() else 0.0
-    bad = (diff > atol + rtol * r64.abs().nan_to_num(0.0)) | (nan_r & ~nan_c)
-    if bad.any():
-        return False, f"{int(bad.sum())}/{bad.numel()} elements off (max abs error {err:.3g}, atol {atol:g}, rtol {rtol:g})", err
-    return True, '', err
+    "(ok, one-line reason, max abs error) for one saved candidate output against the saved reference (`tripwires._close`)."
+    return _close(_read_out(ref_path), _read_out(cand_path), atol, rtol)
 
 # %% ../nbs/03i_verdict.ipynb #43d070cb
 PRECISION_RATIO = 100.0   # flag `precision` when the candidate's error exceeds this many times float32's own (or 1e-6 of the output's scale, or 1e-4 of atol)
@@ -160,9 +144,11 @@ def _out_mismatch(outs:list, # `CandRun.outs`: the candidate's output per check 
 # %% ../nbs/03i_verdict.ipynb #b21bba81
 def _speedups(v:CandRun, rv:RefRun)->tuple:
     "(timings, speedups, their 95 % intervals) per baseline from the jobs' raw samples: `Timing`s, ratios, `[lo, hi]` on the speedup scale."
-    tc, clean, paired, post = summarize(v.cand), summarize(v.eager_clean), summarize(v.eager_paired), summarize(v.eager_post)
+    tc, paired = summarize(v.cand), summarize(v.eager_paired)
     eager = paired   # always the paired reference time: both sides timed the same way, in the same rounds
-    timings = {'candidate': tc, 'eager': eager, 'eager_clean': clean, 'eager_paired': paired, 'eager_post': post}
+    timings = {'candidate': tc, 'eager': eager, 'eager_paired': paired}
+    if v.eager_clean: timings['eager_clean'] = summarize(v.eager_clean)   # the reference alone: a first process's (`JobPayload.alone`)
+    if v.eager_post: timings['eager_post'] = summarize(v.eager_post)
     speed = {'eager': eager.median_ms / tc.median_ms if tc.median_ms > 0 else None}
     ci = {'eager': log_ratio_ci(v.eager_paired, v.cand, paired=True)}
     for b, xs in rv.timings.items():
@@ -194,6 +180,8 @@ def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:
         ok, why, err = _compare(ref_dir/f'ref_{i}.pt', cand_dir/f'cand_{i}.pt', cfg.atol, cfg.rtol)
         if not ok: return res('incorrect', f"seed {i}: {why}", False, flags=flags)
         errs.append(err)
+    if v.skipped:   # the job saw a mismatch the saved outputs don't show: what it read was the candidate's doing
+        return res('error', f"its job skipped the timing on a mismatch the judge does not find ({v.skipped}); the candidate's code changed what the job compared", False, flags=flags)
     # a candidate that passes the tolerance but is far less exact than float32 computes in lower precision (fp16, bf16,
     # TF32...): flagged, as is its error against the float32 reference's own error against float64
     r32 = [o.get('err32') for o in rv.outs]
@@ -207,12 +195,14 @@ def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:
     if (gap := _unjoined(v)) is not None: flags.append('unjoined_stream'); base['meta']['unjoined_ms'] = round(gap, 4)
     # the reference alone, timed the same way before the rounds and after them, is only a diagnostic of side effects
     if v.patched: flags.append('patched_torch'); base['meta']['patched'] = v.patched   # T9 whatever the timings say
-    drift = ref_drift(v.eager_clean, v.eager_paired, v.eager_post, cfg.drift_tol or DRIFT_TOL[device])
+    # (a candidate's later processes time no reference alone: the drift check is its first process's)
+    drift = ref_drift(v.eager_clean, v.eager_paired, v.eager_post, cfg.drift_tol or DRIFT_TOL[device]) if v.eager_clean and v.eager_post else None
     if drift is not None: flags.append('ref_drift')   # the reference slower beside the candidate than the host's own swings explain
     timings, speed, base['meta']['speedup_ci'] = _speedups(v, rv)
     if not rv.fp64: flags.append('fp32_reference')
-    clean, paired = timings['eager_clean'], timings['eager_paired']
-    meta = dict(base['meta'], max_abs_err=max(errs) if errs else 0.0, ref_drift=round(paired.median_ms / clean.median_ms - 1, 4) if clean.median_ms > 0 else 0.0, calls_per_sample=v.calls, phase_s=v.phase_s, ref_notes=rv.notes + v.notes,
+    clean, paired = timings.get('eager_clean'), timings['eager_paired']
+    meta = dict(base['meta'], max_abs_err=max(errs) if errs else 0.0, ref_drift=round(paired.median_ms / clean.median_ms - 1, 4) if clean and clean.median_ms > 0 else None,
+                calls_per_sample=v.calls, phase_s=v.phase_s, ref_notes=rv.notes + v.notes, warm_s=v.warm_s,
                 timed_checked=v.timed_checked, changed=v.changed, locked_s=v.locked_s, lock_at=v.lock_at, ref_locked_s=rv.locked_s, ref_lock_at=rv.lock_at, holds=v.holds, ref_holds=rv.holds, build_free_s=v.build_free_s, compiles=v.compiles, job_s=cand_out.seconds,
                 ref_job_s=ref_out.seconds)
     base['meta'] = meta
@@ -244,11 +234,12 @@ def needs_process(ps:list, # per process so far (speedup, lo, hi) of the eager b
 
 # %% ../nbs/03i_verdict.ipynb #f1bcc361
 def _proc(r:EvalResult, first:EvalResult)->dict:
-    "What `meta['processes']` keeps of one process's result."
+    "What `meta['processes']` keeps of one process's result: its verdict, speedups and times, and its holds of the lock (the run's timeline counts every process)."
     t = r.timings
     return dict(verdict=r.verdict, speedups={b: round(s, 4) for b, s in r.speedups.items() if s}, ci=r.meta.get('speedup_ci', {}),
                 cand_ms=t['candidate'].median_ms if 'candidate' in t else None, ref_ms=t['eager'].median_ms if 'eager' in t else None,
-                flags=[f for f in r.flags if f not in first.flags])
+                flags=[f for f in r.flags if f not in first.flags], holds=r.meta.get('holds'), lock_at=r.meta.get('lock_at'),
+                locked_s=r.meta.get('locked_s'), job_s=r.meta.get('job_s'))
 
 def merge_processes(rs:list, # the judged results of one candidate, one per process, in the order they ran
                     policy='strict', # the policy they were judged under (`cudal1_nb.policy`)

@@ -24,6 +24,7 @@ def verify(cands:list, # `Candidate`s, any tasks, any order
            tasks:dict, # task id -> `Task`
            device:str='cpu', cfg:EvalConfig|None=None, store=None, progress:bool=True,
            on_result=None, # called as `on_result(candidate, result)` as soon as each result is known (from the harness's threads)
+           warm=None, # an `eval.WarmHarness` that outlives the call (a reward's): its workers and reference work per task
           )->list[tuple]:
     "Judge candidates with the harness: [(Candidate, EvalResult)] in the order given."
     if missing := sorted({c.task_id for c in cands} - set(tasks)): raise KeyError(f"no task given for {missing}")
@@ -31,7 +32,7 @@ def verify(cands:list, # `Candidate`s, any tasks, any order
     for c in cands: by.setdefault(c.task_id, {})[c.id] = c   # each program once
     items = [(tasks[t], list(cs.values())) for t, cs in by.items()]
     hook = (lambda ti, ci, r: on_result(items[ti][1][ci], r)) if on_result else None
-    res = evaluate_many(items, device=device, cfg=cfg or verification_config(), progress=progress, store=store, on_result=hook) if items else []
+    res = evaluate_many(items, device=device, cfg=cfg or verification_config(), progress=progress, store=store, on_result=hook, warm=warm) if items else []
     got = {c.id: r for (_, cs), rs in zip(items, res) for c, r in zip(cs, rs)}
     return [(c, got[c.id]) for c in cands]
 
