@@ -10,7 +10,8 @@ time (`cudal1_nb.evalstats.REF_BUCKETS`: the first run's eager median), for ever
 *coverage*: the share of tasks whose speedup in one audit lies inside the other audit's interval, each direction, per
 bucket and per class, with the median half-width of the intervals (the harness's targets: >= 90 % each way, a median
 half-width <= 5 %); the two hosts' relative speed (the median ratio of their reference and candidate times per bucket);
-the verdict changes and the largest differences.
+the hosts' calibrations (a kernel launch's and a tiny model's time, recorded with every result: `meta['host']`); the
+verdict changes and the largest differences.
 
 Speed classes: `process-variable` (a result timed in several processes that disagreed: flag `process_variable`, in
 either audit), `may vary` (its flags say its speed may change between processes, `cudal1_nb.verdict.may_vary`: CUDA
@@ -113,6 +114,15 @@ def host_speed(rows:list, a:dict, b:dict)->list:
     return out
 
 
+def calibration_line(a:dict, b:dict)->str:
+    "The hosts' own calibrations (`meta['host']`, `cudal1_nb.evalstats.host_ratio`): B's launch and tiny-model times against A's, or why there are none."
+    ha, hb = (next((r['meta']['host'] for r in x.values() if (r.get('meta') or {}).get('host')), None) for x in (a, b))
+    h = evalstats.host_ratio(ha, hb)
+    if h is None: return "host calibration: " + ("none in " + ' and '.join(n for n, x in (('A', ha), ('B', hb)) if not x)) + " (audits before it was recorded)"
+    return (f"host calibration: launch {ha['launch_us']:.2f} / {hb['launch_us']:.2f} us, tiny model {ha['tiny_ms']:.4f} / {hb['tiny_ms']:.4f} ms (A / B): "
+            f"B/A {h['launch']:.2f}x, {h['tiny']:.2f}x -- " + ("the hosts launch work differently: compare intervals only between like hosts" if h['differ'] else "alike"))
+
+
 def stats(v:list)->tuple:
     "(median, 90th percentile, max) of sorted values."
     return statistics.median(v), (statistics.quantiles(v, n=10)[-1] if len(v) > 1 else v[0]), v[-1]
@@ -181,6 +191,7 @@ def main(argv=None):
     print(f"\nhost speed: B's times / A's, median per bucket (a ratio away from 1.00 in the fastest bucket alone: the hosts launch "
           f"work at different speeds, and launch-bound speedups do not carry from one to the other)\n  {'bucket':26} {'n':>4} {'reference':>9} {'candidate':>9}")
     for name, n, rr, cr in host_speed(rows, a, b): print(f"  {name:26} {n:>4} {rr:>9.3f} {cr:>9.3f}")
+    print(calibration_line(a, b))
     ks = [r[s]['k'] for r in rows for s in 'ab']
     print(f"processes per task: mean {statistics.fmean(ks):.2f} (A {statistics.fmean(r['a']['k'] for r in rows):.2f}, B {statistics.fmean(r['b']['k'] for r in rows):.2f})")
     print(f"verdict changes: {len(flips)}" + ''.join(f"\n  {t}: {x} -> {y}" for t, x, y in flips))

@@ -31,23 +31,27 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a chec
 from cudal1_nb.store import read_evals
 
 
+def _jobs(m:dict)->list:
+    """(holds, lock_at, locked_s, what) of every job behind one result: its first process's candidate job, its reference
+    job, and each later process's candidate job (`meta.processes[j]`, recorded since every process's holds are kept)."""
+    out = [(m.get('holds'), m.get('lock_at'), m.get('locked_s'), 'candidate'), (m.get('ref_holds'), m.get('ref_lock_at'), m.get('ref_locked_s'), 'reference')]
+    return out + [(p.get('holds'), p.get('lock_at'), p.get('locked_s'), f"process {j + 1}") for j, p in enumerate(m.get('processes') or []) if j and p.get('holds')]
+
+
 def holds(rows, kind:str|None='ex'):
-    "(start, seconds, label) of every lock hold of `kind` ('ex', 'sh', None: both) recorded in the results."
+    "(start, seconds, label) of every lock hold of `kind` ('ex', 'sh', None: both) recorded in the results, every process's."
     out = []
     for r in rows:
-        m = r.get('meta') or {}
-        for hs, at, s, what in ((m.get('holds'), m.get('lock_at'), m.get('locked_s'), 'candidate'),
-                                (m.get('ref_holds'), m.get('ref_lock_at'), m.get('ref_locked_s'), 'reference')):
+        for hs, at, s, what in _jobs(r.get('meta') or {}):
             if hs is None: hs = [['ex', at, s]] if at is not None and s is not None else []   # an older run: one exclusive hold
             out += [(float(a), float(sec), f"{r['task_id']} {what} ({k})") for k, a, sec in hs if kind in (None, k) and sec is not None]
     return sorted(out)
 
 
 def job_holds(rows):
-    "Per job that recorded its holds (`meta.holds`, `meta.ref_holds`), its finished ones: [(kind, start, seconds)], in order."
+    "Per job that recorded its holds (`meta.holds`, `meta.ref_holds`, `meta.processes[j].holds`), its finished ones: [(kind, start, seconds)], in order."
     for r in rows:
-        m = r.get('meta') or {}
-        for hs in (m.get('holds'), m.get('ref_holds')):
+        for hs, _, _, _ in _jobs(r.get('meta') or {}):
             if (hs := [(k, float(a), float(sec)) for k, a, sec in hs or [] if sec is not None]): yield hs
 
 
@@ -64,8 +68,8 @@ def most_at_once(h:list, # exclusive holds: (start, seconds, label)
 
 def jobs_at_once(rows, window:float=20.0)->list:
     """[(seconds from the first lock, mean jobs in their device work)] per `window`: a job counts from its first hold of
-    the lock to the end of its last (a reference job shared by several results once). Jobs still running at a stop, and
-    the extra processes of a candidate after its first, are not in the results, so they are not counted."""
+    the lock to the end of its last (a reference job shared by several results once), every process of a candidate.
+    Jobs still running at a stop are not in the results, so they are not counted."""
     spans = {(round(min(a for _, a, _ in hs), 3), round(max(a + sec for _, a, sec in hs), 3)) for hs in job_holds(rows)}
     if not spans: return []
     t0, t1 = min(a for a, _ in spans), max(b for _, b in spans)
@@ -111,6 +115,8 @@ def split(rows)->list:
     out = [('compile jobs (sum; parallel, off the timing cores)', sum(b), len(b)),
            ('reference jobs under the lock', sum(m.get('ref_locked_s') or 0 for m in ms), sum(m.get('ref_locked_s') is not None for m in ms)),
            ('candidate jobs under the lock', sum(m.get('locked_s') or 0 for m in ms), sum(m.get('locked_s') is not None for m in ms))]
+    later = [p.get('locked_s') for m in ms for p in (m.get('processes') or [])[1:] if p.get('locked_s') is not None]
+    if later: out.append(("candidates' later processes under the lock", sum(later), len(later)))
     ph = [(m, m['phase_s']) for m in ms if m.get('phase_s') and m.get('locked_s') is not None]
     shared = any(m.get('holds') for m, _ in ph)   # phases of jobs that hold the lock shared, then exclusive: wall seconds, waits included
     if shared: out.append(("candidate jobs' phases (wall seconds, each including its wait for the lock):", None, len(ph)))

@@ -17,9 +17,9 @@ from .store import release_results   # re-exported: a release's published result
 
 # %% auto #0
 __all__ = ['BASELINE_NAMES', 'PAPER_MEANS', 'earned', 'speedup_table', 'run_results', 'source_results', 'table_result',
-           'table_results', 'paper_check', 'report', 'format_report', 'report_html', 'speedup_matrix', 'spearman',
-           'transfer', 'cross_gpu', 'published_vs_measured', 'outliers', 'plot_distributions', 'plot_gpu_scatter',
-           'plot_published_vs_measured', 'fast_p', 'plot_fast_p']
+           'table_results', 'paper_check', 'report', 'host_pairs', 'format_report', 'report_html', 'speedup_matrix',
+           'spearman', 'transfer', 'cross_gpu', 'published_vs_measured', 'outliers', 'plot_distributions',
+           'plot_gpu_scatter', 'plot_published_vs_measured', 'fast_p', 'plot_fast_p']
 
 # %% ../nbs/20_analysis.ipynb #ba20173f
 BASELINE_NAMES = {'eager': 'Default', 'torch_compile': 'torch.compile', 'torch_compile_ro': 'torch.compile reduce-overhead',
@@ -158,7 +158,15 @@ def report(sources:list, # release files, audit evals JSONL files and/or pipelin
             ok = {r.task_id: earned(r, b) for r in rs}
             outl += [dict(gpu=gpu, baseline=b, **o) for o in outliers({t_: ok.get(t_) for t_ in (pop or ok)}, k=top)]
     cross = cross_gpu(dict(zip(labels, (rs for _, _, rs in loaded)))) if len(loaded) > 1 else []
-    return dict(rows=rows, paper=paper_check(overall), outliers=outl, cross=cross)
+    return dict(rows=rows, paper=paper_check(overall), outliers=outl, cross=cross, hosts=host_pairs(dict(zip(labels, (rs for _, _, rs in loaded)))))
+
+def host_pairs(sources:dict, # label -> results, in the order given
+              )->list:
+    "Per pair of measured sources whose results carry a host calibration (`meta['host']`): how the second host launches work against the first (`evalstats.host_ratio`)."
+    from cudal1_nb.evalstats import host_ratio
+    hosts = {k: next((r.meta['host'] for r in rs if r.kind == 'measured' and r.meta.get('host')), None) for k, rs in sources.items()}
+    ks = [k for k, h in hosts.items() if h]
+    return [dict(a=a, b=b, **host_ratio(hosts[a], hosts[b])) for i, a in enumerate(ks) for b in ks[i + 1:]]
 
 def format_report(rep:dict)->str:
     "The tables as text: the paper's columns, then the honest ones; then the paper check."
@@ -184,6 +192,11 @@ def format_report(rep:dict)->str:
             sc = c['same_program']
             lines.append(f"  {c['a'][:30]:<30} {c['b'][:30]:<30} {c['n']:>4} {f(c['spearman']):>5} {c['fast_in_a']:>6} {c['still_fast_in_b']:>7} {f(c['gmean_a']):>5} "
                          f"{f(c['gmean_b']):>5} {f(c['gmean_ratio']):>5} | {sc['n']:>4} {f(sc['spearman']):>5} {sc['fast_in_a']:>4} {sc['still_fast_in_b']:>5} {f(sc['gmean_ratio']):>5}")
+    if rep.get('hosts'):
+        lines += ['', "Hosts (each source's calibration: B's kernel launch and tiny-model times against A's):"]
+        for h in rep['hosts']:
+            lines.append(f"  {h['a'][:30]:<30} {h['b'][:30]:<30} launch {h['launch']:.2f}x, tiny model {h['tiny']:.2f}x" +
+                         (": they launch work differently -- speedups of programs under 0.3 ms are not comparable between them" if h['differ'] else ': alike'))
     if rep['paper']:
         lines += ['', 'Published per-GPU means against the release files:']
         for p in rep['paper']:

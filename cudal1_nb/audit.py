@@ -11,7 +11,7 @@ import os, re, sys, csv, json, math, time, statistics
 from pathlib import Path
 from .core import Task, Candidate, EvalResult, atomic_write, print_table, new_run_dir, save_config, start_run, finish_run
 from .tasks import kernelbench_name
-from .eval import EvalConfig, evaluate_many
+from .eval import EvalConfig, WarmHarness, evaluate_many
 from .policy import apply_policy, rewarded_speedup
 from .stats import gmean as _gmean
 from .store import _read_release, SCORE_BASELINES, read_evals
@@ -65,7 +65,9 @@ def audit(path:str|Path, # a CUDA-L1 release file (JSON lines)
     if store is not None: store.import_release(path)
     part = open(out_dir/'evals.partial.jsonl', 'w')   # full results as they come, so an interrupted audit keeps what it measured
     def _log(ti, ci, r): part.write(json.dumps(dict(r.to_dict(), level=todo[ti][0].level, task=todo[ti][0].num)) + '\n'); part.flush()
-    try: res = evaluate_many(todo, device=device, cfg=cfg, progress=progress, store=store, on_result=_log, resume=resume)
+    try:
+        with WarmHarness(device, cfg, calibrate=True) as warm:   # the host's launch speed, timed once, in every result
+            res = evaluate_many(todo, device=device, cfg=cfg, progress=progress, store=store, on_result=_log, resume=resume, warm=warm)
     finally: part.close()
     summ = _tables(items, {t.id: r[0] for (t, _), r in zip(todo, res)}, name, device, out_dir, t0, show)
     os.replace(out_dir/'evals.partial.jsonl', out_dir/'evals.jsonl')   # every EvalResult in full (timings, flags, meta)
@@ -123,7 +125,8 @@ def _tables(items, by:dict, name:str, device:str, out_dir:Path, t0, show:bool)->
         verdicts[r['verdict']] = verdicts.get(r['verdict'], 0) + 1
         for f in (r.get('flags') or '').split(): flags[f] = flags.get(f, 0) + 1
         for i in (r.get('cheat_ids') or '').split(): ids[i] = ids.get(i, 0) + 1
-    summ = dict(release=name, device=device, tasks=len(rows), evaluated=sum(r['verdict'] not in ('no_code', 'not_measured') for r in rows),
+    host = next((e.meta['host'] for e in by.values() if e is not None and e.meta.get('host')), None)   # the host's calibration (`jobs.host_job`)
+    summ = dict(release=name, device=device, host=host, tasks=len(rows), evaluated=sum(r['verdict'] not in ('no_code', 'not_measured') for r in rows),
                 verdicts=verdicts, policy=next((r['policy'] for r in rows if r.get('policy')), None),
                 cheat_ids=dict(sorted(ids.items())), flags=dict(sorted(flags.items(), key=lambda kv: -kv[1])), gmean_published_eager=_gmean([r['published_eager'] for r in ok]), gmean_measured_eager=_gmean([r['measured_eager'] for r in ok]),
                 median_halfwidth_eager=statistics.median(math.sqrt(r['measured_eager_hi'] / r['measured_eager_lo']) - 1 for r in ok if r.get('measured_eager_lo')) if any(r.get('measured_eager_lo') for r in ok) else None,

@@ -11,8 +11,9 @@ import math, statistics
 from .core import Timing
 
 # %% auto #0
-__all__ = ['REF_BUCKETS', 'PROCESS_FLOOR', 'VARIABLE_MIN', 'SPREAD_K', 'median_ci', 'summarize', 'ci_ok', 'summary_log_ratio_ci',
-           'log_ratio_ci', 'drifted', 'ref_drift', 'ref_bucket', 'processes_agree', 'process_interval']
+__all__ = ['REF_BUCKETS', 'PROCESS_FLOOR', 'VARIABLE_MIN', 'SPREAD_K', 'HOST_TOL', 'median_ci', 'summarize', 'ci_ok',
+           'summary_log_ratio_ci', 'log_ratio_ci', 'drifted', 'ref_drift', 'ref_bucket', 'processes_agree',
+           'process_interval', 'host_ratio']
 
 # %% ../nbs/03a_evalstats.ipynb #c1060a46
 def median_ci(xs:list, z:float=1.96)->tuple:
@@ -118,3 +119,16 @@ def process_interval(ps:list, # per process (speedup, lo, hi): its speedup and w
     extra = max(SPREAD_K * statistics.stdev(ys), VARIABLE_MIN) if var else 0.0
     y, h = statistics.median(ys), math.sqrt(w2 + fl ** 2 + extra ** 2)
     return dict(speedup=math.exp(y), lo=math.exp(y - h), hi=math.exp(y + h), variable=var, half=h)
+
+# %% ../nbs/03a_evalstats.ipynb #7d2c4e90
+HOST_TOL = 0.10   # two hosts whose calibrated launch or tiny-model times differ by more than this fraction launch work differently
+
+def host_ratio(a:dict|None, # host A's calibration (`jobs.host_job`, a result's `meta['host']`)
+               b:dict|None, # host B's
+              )->dict|None:
+    """How host B gets work onto its device against host A: the ratios B/A of their launch times and tiny-model times,
+    and `differ` when either is off 1 by more than `HOST_TOL`: then their programs under 0.3 ms (launch-bound) are timed
+    differently whatever the GPU, and one's interval need not cover the other's speedup. None where either lacks a calibration."""
+    if not (a and b and a.get('launch_us') and b.get('launch_us') and a.get('tiny_ms') and b.get('tiny_ms')): return None
+    r = dict(launch=round(b['launch_us'] / a['launch_us'], 3), tiny=round(b['tiny_ms'] / a['tiny_ms'], 3))
+    return dict(r, differ=any(abs(math.log(v)) > math.log1p(HOST_TOL) for v in r.values()))

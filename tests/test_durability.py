@@ -178,3 +178,49 @@ def test_full_disk_store(tiny_disk):
     assert res[-1].verdict == 'ok' and len(st.evals()) == len(cands) - len(bad)
     again = evaluate_many([(t, cands)], cfg=EvalConfig(**CHEAP), store=st, resume=True)[0]
     assert [r.verdict for r in again] == ['ok'] * len(cands) and len(st.evals()) == len(cands)
+
+def _release(path, n:int):
+    "A CUDA-L1-style release file of `n` tiny tasks (x + 1 on 64 numbers, written n ways), each with an honest program."
+    rows = [dict(level_id=1, task_id=k + 1, ref_code=REF.format(op='+') + f"# task {k}\n",
+                 custom_code="import torch\nimport torch.nn as nn\nclass ModelNew(nn.Module):\n    def forward(self, x):\n        return "
+                             + WAYS[k % len(WAYS)].format(op='+', fn='add') + f"\n# program {k}\n", cuda_graph_code=None, cudnn_code=None,
+                 score_default=1.0, score_torch_compile_default=None, score_torch_compile_reduce_overhead=None, score_cuda_graph=None, score_cudnn=None)
+            for k in range(n)]
+    path.write_text(''.join(json.dumps(r) + '\n' for r in rows))
+    return path
+
+def _procs(db)->dict:
+    "(candidate, process) -> (created, the process's lock_at) of every process the store kept."
+    if not os.path.exists(db): return {}
+    c = sqlite3.connect(db, timeout=30)
+    try: return {(a, j): (t, json.loads(r)['meta'].get('lock_at')) for a, j, t, r in c.execute("SELECT candidate_id, process, created, result FROM eval_processes")}
+    except sqlite3.OperationalError: return {}
+    finally: c.close()
+
+def test_audit_kill_resume_processes(tmp_path, campaigns):
+    """An audit whose every program is timed in two processes, killed twice -- once in its first processes, once among
+    the second ones -- and resumed: each process kept before a kill is not timed again, and every result merges exactly
+    the processes the store kept (none missing, none twice)."""
+    n, rel, db, out = 10, _release(tmp_path/'rel.jsonl', 10), str(tmp_path/'audit.sqlite'), tmp_path/'audit'
+    cmd = [sys.executable, '-m', 'cudal1_nb', 'audit', str(rel), '--device', 'cpu', '--db', db, '--out', str(out), '--json',
+           *sum((['-p', k, str(v)] for k, v in dict(CHEAP, processes=2, repeat_all='true').items()), [])]
+    kept = {}
+    for i, at in enumerate((4, 13)):
+        p = subprocess.Popen(cmd + (['--resume'] if i else []), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             start_new_session=True, preexec_fn=_die_with_parent); campaigns.append(p)
+        while p.poll() is None and len(_procs(db)) < at: time.sleep(0.02)
+        assert p.poll() is None, f"the audit ended before kill {i}: {p.stderr.read()[-2000:]}"
+        os.killpg(p.pid, signal.SIGKILL); p.wait(); p.stdout.close(); p.stderr.close()
+        now = _procs(db)
+        assert all(now[k] == v for k, v in kept.items()), "a process kept before a kill was timed again"
+        kept = now
+    assert 4 <= len(kept) < 2 * n and {j for _, j in kept} == {0, 1}, sorted(kept)
+    r = subprocess.run(cmd + ['--resume'], capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    final = _procs(db)
+    assert all(final[k] == v for k, v in kept.items()) and len(final) == 2 * n, (len(final), len(kept))
+    st = Store(db)
+    evs = [e for e in st.evals() if e.kind == 'measured']
+    assert len(evs) == n and len({e.candidate_id for e in evs}) == n and {e.verdict for e in evs} == {'ok'}
+    for e in evs:   # the result merges exactly the two processes the store holds for its candidate
+        assert [p['lock_at'] for p in e.meta['processes']] == [final[(e.candidate_id, j)][1] for j in (0, 1)], e.meta['processes']

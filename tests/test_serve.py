@@ -274,3 +274,30 @@ def test_answered_jobs_are_pruned_after_keep_days(tmp_path):
         with Server(cfg, [t], names={'cpu': 'cpu'}) as srv:
             assert (srv.jobs.get(old['id']) is None) == bool(keep), keep
             assert srv.jobs.get(new['id'])['state'] == 'done' and srv.jobs.counts()['done'] == (1 if keep else 2)
+
+
+def test_remote_pays_as_local(tmp_path):
+    """A server given a reward section pays what a local `KernelReward` with the same `RewardConfig` pays for the same
+    completions -- its floors, its shaping -- and applies the same re-measure rule (a speedup above `remeasure_above` is
+    measured twice before it counts)."""
+    from cudal1_nb.prompts import fence
+    from cudal1_nb.reward import KernelReward, RewardConfig
+    from cudal1_nb.eval import EvalConfig
+    from cudal1_nb.tasks import load_tasks
+    rc = dict(smoothing='raw', cap=2.0, floor_fail=-5.0, floor_unparsed=-6.0, floor_cheat=-7.0, remeasure_above=1.5)
+    comps = [fence(BROADCAST), 'no program here', fence(PROGRAMS['wrong']), fence(PROGRAMS['threads'])]
+    s = Served(tmp_path/'r', '--set', 'reward', json.dumps(rc)).start()
+    try:
+        with httpx.Client(base_url=s.url, headers=s.auth(0), timeout=120) as c:
+            jobs = [_submit(c, dict(task_id=TASK, completion=x)) for x in comps]
+            remote = [(j if j['status'] == 'done' else _answer(c, j['id']))['answer']['reward'] for j in jobs]
+        with s.db() as db:
+            metas = [json.loads(m) for m, in db.execute("SELECT meta FROM evaluations WHERE kind='measured' AND verdict='ok'")]
+    finally: s.stop()
+    kr = KernelReward([t for t in load_tasks('minibench', validate=False) if t.id == TASK], RewardConfig(**rc), EvalConfig(**CHEAP),
+                      db=str(tmp_path/'local.sqlite'))
+    local = kr(prompts=['p'] * len(comps), completions=comps, task_id=[TASK] * len(comps))
+    kr.close()
+    assert remote == local == [2.0, -6.0, -5.0, -7.0], (remote, local)
+    assert [m.get('remeasured') for m in metas] == ['agree'] or [m.get('remeasured') for m in metas] == ['disagree'], metas   # measured twice, as the local one
+    assert kr.rollouts[0].remeasured in ('agree', 'disagree')
