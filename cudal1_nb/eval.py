@@ -77,92 +77,6 @@ def _save_process(store, c:Candidate, r:EvalResult, j:int)->None:
         with store.transaction(): store.add_candidates([c]); store.add_process(r, j)
     except (sqlite3.Error, OSError) as e: r.meta['process_unsaved'] = _one_line(f"{type(e).__name__}: {e}", 160)
 
-# %% ../nbs/03j_eval.ipynb #5a0e7c21
-class WarmHarness:
-    """What the harness keeps across campaigns on one device -- a reward's lifetime, a server's: the executor and its
-    warm workers, the device's description, one secret seed drawn at its start, each task's reference work (its outputs
-    on disk and its job's result, made once) and the host's calibration (`host_job`, made once where `calibrate`).
-    Every campaign given one (`evaluate_many(..., warm=)`) judges a task's candidates against the same reference
-    outputs, as the candidates of one campaign always were; a campaign without one makes its own and closes it."""
-    def __init__(self, device:str='cpu', # 'cpu' or 'cuda' (the first visible GPU when the executor starts)
-                 cfg:EvalConfig|None=None, # its executor, workers and the settings the reference work depends on
-                 pool=None, # an existing executor or sandbox `Pool` to run on (the caller closes it)
-                 calibrate:bool=False, # time the host's launch speed once (`host_job`) and record it in every result's meta['host']
-                ):
-        if device not in ('cpu', 'cuda'): raise ValueError(f"device must be 'cpu' or 'cuda', got {device!r}")
-        self.device, self.cfg, self.calibrate, self._pool = device, cfg or EvalConfig(), calibrate, pool
-        self.secret, self.ex, self._own, self._info, self.host, self._comp = secret_seed(), None, False, None, None, None
-        self.dir, self._refs, self._lock = None, {}, threading.Lock()   # ref key -> [folder, Outcome or None while its job runs]
-    def executor(self):
-        "The executor (made on first use, with `cfg.workers` jobs at once or the device's default)."
-        if self.ex is None:
-            n = self.cfg.workers or ((os.cpu_count() or 1) if self.device == 'cpu' else min(os.cpu_count() or 1, 8))   # CUDA: jobs share the GPU for untimed work (`_DeviceLock`)
-            self.ex, self._own = as_executor(self._pool) if self._pool is not None else executor_for(self.cfg, self.device, n)
-        return self.ex
-    def describe(self)->dict:
-        "The device's name, build architecture and GPU as the executor reports them (asked once)."
-        if self._info is None: self._info = self.executor().describe(self.device)
-        return self._info
-    def compiler(self, n:int):
-        "The executor for compile jobs (`n` at a time at most; made on first use and kept: its workers stay warm)."
-        if self._comp is None: self._comp = self.executor().compiler(n)
-        return self._comp
-    def close(self):
-        "Let go of the executors (the main one when it is this object's) and the reference outputs on disk."
-        if self._comp is not None and self._comp is not self.ex: self._comp.close()
-        if self._own and self.ex is not None: self.ex.close()
-        self.ex, self._own, self._refs, self._comp = None, False, {}, None
-        if self.dir is not None: shutil.rmtree(self.dir, ignore_errors=True); self.dir = None
-    def __enter__(self): return self
-    def __exit__(self, *a): self.close()
-
-# %% ../nbs/03j_eval.ipynb #5a0e7c22
-def _ref_key(t:Task, bl:tuple, cfg:EvalConfig)->str:
-    "What a task's reference work depends on: the task, its code, the baselines and the settings its job reads."
-    return code_hash(repr((t.id, code_hash(t.code), tuple(bl), cfg.n_seeds, cfg.fp64_ref, cfg.max_out_elems, cfg.threads)))
-
-@patch
-def reference(self:WarmHarness, key:str)->tuple:
-    """(folder, Outcome or None, claimed) for a task's reference work: done (its Outcome), being done by another
-    campaign (None, False: that campaign's candidates use it; this one makes its own), or claimed now by the caller,
-    whose job writes its outputs in the folder and who then calls `keep` or `forget` (None, True)."""
-    with self._lock:
-        if key in self._refs: return (*self._refs[key], False)
-        if self.dir is None: self.dir = Path(tempfile.mkdtemp(prefix='cudal1-refs-', dir=self.executor().scratch))
-        d = self.dir/key[:16]; d.mkdir(exist_ok=True)
-        self._refs[key] = [d, None]
-        return d, None, True
-
-@patch
-def keep(self:WarmHarness, key:str, o:Outcome):
-    "The claimed reference work `key` is done: later campaigns use its outputs and result."
-    with self._lock:
-        if key in self._refs: self._refs[key][1] = o
-
-@patch
-def forget(self:WarmHarness, key:str):
-    "The claimed reference work `key` failed: a later campaign tries again."
-    with self._lock: d, _ = self._refs.pop(key, (None, None))
-    if d is not None: shutil.rmtree(d, ignore_errors=True)
-
-# %% ../nbs/03j_eval.ipynb #5a0e7c23
-@patch
-def calibration(self:WarmHarness, lock:str)->dict|None:
-    "The host's launch speed (`jobs.host_job`), timed once under the device lock `lock` where `calibrate` is set; None otherwise or when the job failed (tried once)."
-    with self._lock:
-        if not self.calibrate or self.host is not None: return self.host or None
-        o = self.executor().run(Job('cudal1_nb.jobs:host_job', JobPayload(ref='', device=self.device, lock=lock, out_dir='', seeds=[], idx_seeds=[],
-                                                                            threads=self.cfg.threads).to_dict(),
-                                    timeout=120, wait=WAIT_S, env=self._env(), label='host calibration'))
-        self.host = dict(o.value, at=round(time.time(), 1)) if o.ok else {}
-        return self.host or None
-
-@patch
-def _env(self:WarmHarness)->dict:
-    "The jobs' environment: the one GPU they see and its build architecture (no GPU on the CPU)."
-    info = self.describe()
-    return dict(info['arch'], CUDA_VISIBLE_DEVICES=info['gpu']) if self.device == 'cuda' else {'CUDA_VISIBLE_DEVICES': ''}
-
 # %% ../nbs/03j_eval.ipynb #722e1eca
 @dataclass
 class _Campaign:
@@ -310,6 +224,99 @@ def _wants_more(rs:list, # one candidate's results so far, one per process, in p
     ps = [(r.speedups.get('eager'), *ci) if r.verdict == 'ok' and (ci := (r.meta.get('speedup_ci') or {}).get('eager')) and r.speedups.get('eager') else None for r in rs]
     return needs_process(ps, rs[0].flags, rs[0].timings['eager'].median_ms if ps[0] else 1.0, cfg.processes, cfg.repeat_all)
 
+def _needed(rs:list, # one candidate's results, one per process, in process order
+            cfg:EvalConfig)->list:
+    "The processes the rule asks for, in order: a later one only where those before it call for it (a second planned beside a first that then failed is left out)."
+    k = 1
+    while k < len(rs) and _wants_more(rs[:k], cfg): k += 1
+    return rs[:k]
+
+# %% ../nbs/03j_eval.ipynb #5a0e7c21
+class WarmHarness:
+    """What the harness keeps across campaigns on one device -- a reward's lifetime, a server's: the executor and its
+    warm workers, the device's description, one secret seed drawn at its start, each task's reference work (its outputs
+    on disk and its job's result, made once) and the host's calibration (`host_job`, made once where `calibrate`).
+    Every campaign given one (`evaluate_many(..., warm=)`) judges a task's candidates against the same reference
+    outputs, as the candidates of one campaign always were; a campaign without one makes its own and closes it."""
+    def __init__(self, device:str='cpu', # 'cpu' or 'cuda' (the first visible GPU when the executor starts)
+                 cfg:EvalConfig|None=None, # its executor, workers and the settings the reference work depends on
+                 pool=None, # an existing executor or sandbox `Pool` to run on (the caller closes it)
+                 calibrate:bool=False, # time the host's launch speed once (`host_job`) and record it in every result's meta['host']
+                ):
+        if device not in ('cpu', 'cuda'): raise ValueError(f"device must be 'cpu' or 'cuda', got {device!r}")
+        self.device, self.cfg, self.calibrate, self._pool = device, cfg or EvalConfig(), calibrate, pool
+        self.secret, self.ex, self._own, self._info, self.host, self._comp = secret_seed(), None, False, None, None, None
+        self.dir, self._refs, self._lock = None, {}, threading.Lock()   # ref key -> [folder, Outcome or None while its job runs]
+    def executor(self):
+        "The executor (made on first use, with `cfg.workers` jobs at once or the device's default)."
+        if self.ex is None:
+            n = self.cfg.workers or ((os.cpu_count() or 1) if self.device == 'cpu' else min(os.cpu_count() or 1, 8))   # CUDA: jobs share the GPU for untimed work (`_DeviceLock`)
+            self.ex, self._own = as_executor(self._pool) if self._pool is not None else executor_for(self.cfg, self.device, n)
+        return self.ex
+    def describe(self)->dict:
+        "The device's name, build architecture and GPU as the executor reports them (asked once)."
+        if self._info is None: self._info = self.executor().describe(self.device)
+        return self._info
+    def compiler(self, n:int):
+        "The executor for compile jobs (`n` at a time at most; made on first use and kept: its workers stay warm)."
+        if self._comp is None: self._comp = self.executor().compiler(n)
+        return self._comp
+    def close(self):
+        "Let go of the executors (the main one when it is this object's) and the reference outputs on disk."
+        if self._comp is not None and self._comp is not self.ex: self._comp.close()
+        if self._own and self.ex is not None: self.ex.close()
+        self.ex, self._own, self._refs, self._comp = None, False, {}, None
+        if self.dir is not None: shutil.rmtree(self.dir, ignore_errors=True); self.dir = None
+    def __enter__(self): return self
+    def __exit__(self, *a): self.close()
+
+# %% ../nbs/03j_eval.ipynb #5a0e7c22
+def _ref_key(t:Task, bl:tuple, cfg:EvalConfig)->str:
+    "What a task's reference work depends on: the task, its code, the baselines and the settings its job reads."
+    return code_hash(repr((t.id, code_hash(t.code), tuple(bl), cfg.n_seeds, cfg.fp64_ref, cfg.max_out_elems, cfg.threads)))
+
+@patch
+def reference(self:WarmHarness, key:str)->tuple:
+    """(folder, Outcome or None, claimed) for a task's reference work: done (its Outcome), being done by another
+    campaign (None, False: that campaign's candidates use it; this one makes its own), or claimed now by the caller,
+    whose job writes its outputs in the folder and who then calls `keep` or `forget` (None, True)."""
+    with self._lock:
+        if key in self._refs: return (*self._refs[key], False)
+        if self.dir is None: self.dir = Path(tempfile.mkdtemp(prefix='cudal1-refs-', dir=self.executor().scratch))
+        d = self.dir/key[:16]; d.mkdir(exist_ok=True)
+        self._refs[key] = [d, None]
+        return d, None, True
+
+@patch
+def keep(self:WarmHarness, key:str, o:Outcome):
+    "The claimed reference work `key` is done: later campaigns use its outputs and result."
+    with self._lock:
+        if key in self._refs: self._refs[key][1] = o
+
+@patch
+def forget(self:WarmHarness, key:str):
+    "The claimed reference work `key` failed: a later campaign tries again."
+    with self._lock: d, _ = self._refs.pop(key, (None, None))
+    if d is not None: shutil.rmtree(d, ignore_errors=True)
+
+# %% ../nbs/03j_eval.ipynb #5a0e7c23
+@patch
+def calibration(self:WarmHarness, lock:str)->dict|None:
+    "The host's launch speed (`jobs.host_job`), timed once under the device lock `lock` where `calibrate` is set; None otherwise or when the job failed (tried once)."
+    with self._lock:
+        if not self.calibrate or self.host is not None: return self.host or None
+        o = self.executor().run(Job('cudal1_nb.jobs:host_job', JobPayload(ref='', device=self.device, lock=lock, out_dir='', seeds=[], idx_seeds=[],
+                                                                            threads=self.cfg.threads).to_dict(),
+                                    timeout=120, wait=WAIT_S, env=self._env(), label='host calibration'))
+        self.host = dict(o.value, at=round(time.time(), 1)) if o.ok else {}
+        return self.host or None
+
+@patch
+def _env(self:WarmHarness)->dict:
+    "The jobs' environment: the one GPU they see and its build architecture (no GPU on the CPU)."
+    info = self.describe()
+    return dict(info['arch'], CUDA_VISIBLE_DEVICES=info['gpu']) if self.device == 'cuda' else {'CUDA_VISIBLE_DEVICES': ''}
+
 # %% ../nbs/03j_eval.ipynb #99beccde
 class _Judging:
     """Step 3: the jobs' outcomes as they come. A candidate's process is judged as soon as its own job and its task's
@@ -397,7 +404,7 @@ class _Judging:
         "Merge the candidate's processes into its result, record it and hand it on; free the task's outputs after its last candidate."
         cp, (t, cs) = self.cp, self.items[ti]
         c = cs[ci]
-        r = merge_processes(self._ordered(ti, ci), cp.cfg.policy)
+        r = merge_processes(_needed(self._ordered(ti, ci), cp.cfg), cp.cfg.policy)
         r.meta.pop('process', None)
         if (h := code_hash(c.code)) in self.cfut and self.cfut[h].done():   # how long its build took (cached builds: seconds)
             r.meta['build_s'] = round(self.cfut[h].result().seconds, 1)

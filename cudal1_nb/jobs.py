@@ -21,7 +21,7 @@ from .timing import (_setup, _inputs, _clone, _build, _Timer, _per_call, _baseli
 from .builds import _watch_builds, _read_builds, _watch_compiles, _COMPILES
 
 # %% auto #0
-__all__ = ['ref_job', 'host_job', 'cand_job']
+__all__ = ['ref_job', 'cand_job', 'host_job']
 
 # %% ../nbs/03h_jobs.ipynb #d3711ce9
 def ref_job(p:dict, # a `JobPayload` as a dict
@@ -106,37 +106,6 @@ def _ref_baselines(p:JobPayload, dev, mod, model, res:RefRun, lock=None):
             res.timings[b] = _time_loop([fn], mkb, timer, cfg, n=n)[0]
         except Exception as e: res.notes.append(_one_line(f"baseline {b} failed: {type(e).__name__}: {e}"))
     if lock is not None: timer.sync(); lock.mark()
-
-# %% ../nbs/03h_jobs.ipynb #6b1f3e2d
-def host_job(p:dict, # a `JobPayload` as a dict (its device, lock and threads)
-            )->dict:
-    """Sandbox job: how fast this host gets work onto its device, timed under the device lock held exclusively:
-    `launch_us`, one tiny kernel's launch back to back (200 of them between synchronizes); `sync_us`, an empty
-    synchronize's round trip; `tiny_ms`, one call of a fixed tiny model (four 512-wide linear layers with GELU on a
-    (32, 512) input), the median of samples of 50 calls. Programs under about 0.3 ms are launch-bound: two hosts whose
-    figures differ time them differently whatever the GPU."""
-    import torch
-    p = JobPayload.from_dict(p)
-    _job_threads(p.device)
-    lock = _DeviceLock(p.lock, p.device)
-    lock.acquire('ex')
-    dev = _setup(p)
-    torch.manual_seed(0)
-    timer = _Timer(dev)
-    with torch.no_grad():
-        model = torch.nn.Sequential(*[m for _ in range(4) for m in (torch.nn.Linear(512, 512), torch.nn.GELU())]).to(dev).eval()
-        x, one = torch.randn(32, 512, device=dev), torch.zeros(1, device=dev)
-        t_end = time.time() + (CLEAN_WARM_S if dev.type == 'cuda' else 0.05)
-        while time.time() < t_end: model(x); timer.sync()   # the GPU's clocks up
-        def per(fn, k):
-            timer.sync(); t = time.perf_counter()
-            for _ in range(k): fn()
-            timer.sync(); return (time.perf_counter() - t) / k
-        launch = statistics.median(per(lambda: one.add_(1), 200) * 1e6 for _ in range(7))
-        sync = statistics.median(per(lambda: None, 200) * 1e6 for _ in range(7))
-        tiny = statistics.median(timer(model, [[x]] * 50)[1] for _ in range(9))
-    lock.mark()
-    return dict(launch_us=round(launch, 2), sync_us=round(sync, 2), tiny_ms=round(tiny, 4), device=p.device)
 
 # %% ../nbs/03h_jobs.ipynb #a8562f72
 def _phase(res:CandRun, name:str):
@@ -387,3 +356,34 @@ def _cand_timing(job:_CandJob, res:CandRun, cand, ref, ref_side, fp:_Fingerprint
         res.eager_post = _time_loop([ref_side], mk, timer, side, fp=fp, n=n, **alone)[0]
     timer.sync(); lock.mark()
     res.cand, res.eager_paired = tc, tr
+
+# %% ../nbs/03h_jobs.ipynb #6b1f3e2d
+def host_job(p:dict, # a `JobPayload` as a dict (its device, lock and threads)
+            )->dict:
+    """Sandbox job: how fast this host gets work onto its device, timed under the device lock held exclusively:
+    `launch_us`, one tiny kernel's launch back to back (200 of them between synchronizes); `sync_us`, an empty
+    synchronize's round trip; `tiny_ms`, one call of a fixed tiny model (four 512-wide linear layers with GELU on a
+    (32, 512) input), the median of samples of 50 calls. Programs under about 0.3 ms are launch-bound: two hosts whose
+    figures differ time them differently whatever the GPU."""
+    import torch
+    p = JobPayload.from_dict(p)
+    _job_threads(p.device)
+    lock = _DeviceLock(p.lock, p.device)
+    lock.acquire('ex')
+    dev = _setup(p)
+    torch.manual_seed(0)
+    timer = _Timer(dev)
+    with torch.no_grad():
+        model = torch.nn.Sequential(*[m for _ in range(4) for m in (torch.nn.Linear(512, 512), torch.nn.GELU())]).to(dev).eval()
+        x, one = torch.randn(32, 512, device=dev), torch.zeros(1, device=dev)
+        t_end = time.time() + (CLEAN_WARM_S if dev.type == 'cuda' else 0.05)
+        while time.time() < t_end: model(x); timer.sync()   # the GPU's clocks up
+        def per(fn, k):
+            timer.sync(); t = time.perf_counter()
+            for _ in range(k): fn()
+            timer.sync(); return (time.perf_counter() - t) / k
+        launch = statistics.median(per(lambda: one.add_(1), 200) * 1e6 for _ in range(7))
+        sync = statistics.median(per(lambda: None, 200) * 1e6 for _ in range(7))
+        tiny = statistics.median(timer(model, [[x]] * 50)[1] for _ in range(9))
+    lock.mark()
+    return dict(launch_us=round(launch, 2), sync_us=round(sync, 2), tiny_ms=round(tiny, 4), device=p.device)
