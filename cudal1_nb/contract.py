@@ -42,6 +42,7 @@ class EvalConfig(StageConfig):
     place_timeout: float = 60.0  # seconds a Ray executor waits to place/start a replacement actor
     processes: int = 3          # processes a candidate is timed in at most: a second when its speed may vary (`verdict.may_vary`), a third when those two disagree (`evalstats.processes_agree`); 1: one
     repeat_all: bool = False    # a second process for every ok candidate, not only those that may vary (costs about one candidate job's timing each)
+    tie_processes: bool = True  # more processes for a candidate whose first interval holds 1.0 (a tie) too; False where only the conservative speedup counts (a reward: a tie pays 1.0 whatever more processes say), and no second process planned before the first is in
     pch: bool = True            # builds find a precompiled torch/extension.h in the build cache (`cudal1_nb.pch`); a campaign of more builds than build cores makes it first
     def validate(self):
         get_policy(self.policy)

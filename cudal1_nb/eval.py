@@ -188,7 +188,7 @@ def _processes(flags:list, # the candidate's static flags
                have:dict, # process -> result it already has (a resumed campaign)
                cfg:EvalConfig)->list:
     "The processes a candidate's plan starts with: its first (and its second where its static scan says its speed may vary), or the next one after those it has if they call for it."
-    if not have: return [0, 1] if cfg.processes > 1 and may_vary(flags) else [0]
+    if not have: return [0, 1] if cfg.processes > 1 and cfg.tie_processes and may_vary(flags) else [0]
     rs = [have[j] for j in sorted(have)]
     return [max(have) + 1] if _wants_more(rs, cfg) else []
 
@@ -222,6 +222,7 @@ def _wants_more(rs:list, # one candidate's results so far, one per process, in p
                 cfg:EvalConfig)->bool:
     "Does the candidate need one more process (`verdict.needs_process`, under `EvalConfig.processes` and `repeat_all`)?"
     ps = [(r.speedups.get('eager'), *ci) if r.verdict == 'ok' and (ci := (r.meta.get('speedup_ci') or {}).get('eager')) and r.speedups.get('eager') else None for r in rs]
+    if len(ps) == 1 and ps[0] and not cfg.tie_processes and ps[0][1] <= 1.0 <= ps[0][2]: return False   # a tie: its conservative speedup is 1.0 whatever more say
     return needs_process(ps, rs[0].flags, rs[0].timings['eager'].median_ms if ps[0] else 1.0, cfg.processes, cfg.repeat_all)
 
 def _needed(rs:list, # one candidate's results, one per process, in process order

@@ -18,7 +18,7 @@ __all__ = ['verification_config', 'verify', 'write_pairs', 'read_pairs']
 # %% ../nbs/03k_verify.ipynb #735c079b
 def verification_config(seed:int=0, budget_s:float=0.05, workers:int=0)->EvalConfig:
     "The harness settings for verifying corpus programs and samples (short timing: correctness is what counts)."
-    return EvalConfig(seed=seed, budget_s=budget_s, min_trials=3, ci_target=0.1, workers=workers)
+    return EvalConfig(seed=seed, budget_s=budget_s, min_trials=3, ci_target=0.1, workers=workers, tie_processes=False)
 
 def verify(cands:list, # `Candidate`s, any tasks, any order
            tasks:dict, # task id -> `Task`

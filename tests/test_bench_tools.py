@@ -127,3 +127,18 @@ def test_agreement_tells_the_hosts_relative_speed_per_bucket():
     assert got['every task'][0] == 5 and got['every task'][1] == 1.15
     b['t0'] = res(float('nan'), 0.0)   # a result without times is left out, not counted as a ratio
     assert dict((x[0], x[1]) for x in ag.host_speed(rows, a, b))[fast] == 2
+
+
+def test_reward_replay_batches_and_holds(tmp_path):
+    "`reward_replay`: the training rollouts in the batches they were scored in, up to n; a result's exclusive holds over every process."
+    sys.path.insert(0, str(ROOT/'benchmarks'))
+    from reward_replay import read_batches, ex_holds
+    from cudal1_nb.core import EvalResult
+    rows = [dict(run=r, step=s, split=sp, task_id='t', completion=f'{r}{s}{i}') for r, s, sp in [('a', 0, 'train'), ('a', 1, 'train'), ('a', 1, 'held-out'), ('b', 0, 'train')] for i in range(3)]
+    import gzip
+    with gzip.open(tmp_path/'r.jsonl.gz', 'wt') as f: f.write(''.join(json.dumps(r) + '\n' for r in rows))
+    bs = read_batches([tmp_path/'r.jsonl.gz'], 8)
+    assert [[r['completion'] for r in b] for b in bs] == [['a00', 'a01', 'a02'], ['a10', 'a11', 'a12'], ['b00', 'b01']]   # no held-out, cut at 8
+    r = EvalResult('c', 't', 'ok', True, meta=dict(holds=[['sh', 0, 1.0], ['ex', 1, 0.5]], ref_holds=[['ex', 2, 0.25]],
+                                                  processes=[dict(holds=[['ex', 1, 0.5]]), dict(holds=[['sh', 3, 1.0], ['ex', 4, 0.125]])]))
+    assert ex_holds(r) == 0.875   # the first process's, its reference job's and the second process's exclusive holds

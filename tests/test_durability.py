@@ -146,11 +146,14 @@ def test_store_write_failure(tmp_path, monkeypatch):
     assert [r.verdict for r in res] == ['ok', 'ok', 'error', 'ok', 'ok', 'ok'], [r.reason for r in res]
     assert 'could not be recorded in the store' in res[2].reason and 'database or disk is full' in res[2].reason, res[2].reason
     assert res[2].meta['measured_verdict'] == 'ok'
-    assert len(st.evals()) == 5 and st.get_candidate(victim) is None   # the candidate and its result: together or not at all
+    assert len(st.evals()) == 5 and not st.evals(candidate_id=victim)   # no result for it...
+    kept = st.processes([victim], device='cpu', harness=harness_version())[victim]   # ...but its judged process, kept as it was judged (with its candidate)
+    assert list(kept) == [0] and kept[0].verdict == 'ok'
     monkeypatch.setattr(Store, 'add_evals', real)
     again = evaluate_many([(t, cands)], cfg=EvalConfig(**CHEAP), store=st, resume=True)[0]
     assert [r.verdict for r in again] == ['ok'] * 6 and len(st.evals()) == 6
     assert [r.created for i, r in enumerate(again) if i != 2] == [r.created for i, r in enumerate(res) if i != 2]   # from the store
+    assert again[2].meta['lock_at'] == kept[0].meta['lock_at']   # judged from its kept process: not timed again
 
 @pytest.fixture
 def tiny_disk(tmp_path):
