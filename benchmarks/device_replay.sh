@@ -6,13 +6,15 @@
 # ("after"), each with an empty base directory, on the first visible GPU; results in OUT_DIR/replay_{before,after}.json,
 # every result in OUT_DIR/replay_evals_{before,after}.jsonl, the logs beside them.
 set -o pipefail
-old=$(realpath "$1"); out=$2; shift 2; mkdir -p "$out"
+old=$(realpath "$1"); out=$(realpath -m "$2"); shift 2; mkdir -p "$out"; here=$PWD
+rolls=(); for r in "$@"; do rolls+=("$(realpath "$r")"); done
 export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1
 for side in before after; do
   root=$PWD; [ "$side" = before ] && root=$old
   rm -rf "/tmp/replay_$side"; mkdir -p "/tmp/replay_$side"
   t=$(date +%s)
-  CUDAL1_BASE_DIR=/tmp/replay_$side CUDAL1_PACKAGE_ROOT=$root timeout "${LIMIT:-300}" python3 benchmarks/reward_replay.py "$@" --n "${N:-128}" \
-    --device cuda --json "$out/replay_$side.json" --evals "$out/replay_evals_$side.jsonl" > "$out/replay_$side.log" 2>&1
+  # run from the package's root: `python -m` puts the working directory first on the path of the sandbox workers it starts
+  (cd "$root" && CUDAL1_BASE_DIR=/tmp/replay_$side CUDAL1_PACKAGE_ROOT=$root timeout "${LIMIT:-300}" python3 "$here/benchmarks/reward_replay.py" "${rolls[@]}" \
+    --n "${N:-128}" --device cuda --json "$out/replay_$side.json" --evals "$out/replay_evals_$side.jsonl") > "$out/replay_$side.log" 2>&1
   echo "$side: exit $?, $(( $(date +%s) - t )) s"; tail -n 1 "$out/replay_$side.log"
 done

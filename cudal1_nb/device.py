@@ -68,7 +68,10 @@ def _flock(path:str, # the lock file
     import fcntl
     f = open(path, 'a+')
     try:
-        with open(path + '.gate', 'a+') as g:   # every request passes the gate: a timing waiting there holds it, so shared work waits behind it
+        if kind == 'sh':
+            try: fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB); return f
+            except BlockingIOError: pass
+        with open(path + '.gate', 'a+') as g:
             fcntl.flock(g, fcntl.LOCK_EX)   # let go when `g` closes: after the lock below is ours
             fcntl.flock(f, fcntl.LOCK_EX if kind == 'ex' else fcntl.LOCK_SH)
     except BaseException: f.close(); raise
