@@ -33,7 +33,8 @@ def test_the_readme_evaluate_snippet_runs(tmp_path):
     "The plain `evaluate` call, as the README writes it, on the mini-suite (CPU, in a subprocess)."
     snip = next(b for b in _blocks('python') if 'evaluate(' in b and 'KernelReward' not in b)
     prog = ROOT/'data'/'minibench'/'variants'/'level1'/'1_Diag_Matmul_Column_Scale'/'broadcast.py'
-    code = f"program_text = open({str(prog)!r}).read()\n" + snip + "\nprint(json.dumps([r.verdict, r.speedups['eager'] > 1]))"
+    (tmp_path/'cand.py').write_text(prog.read_text())   # the snippet reads the user's program from cand.py
+    code = snip + "\nprint(json.dumps([r.verdict, r.speedups['eager'] > 1]))"
     p = subprocess.run([sys.executable, '-c', 'import json\n' + code], capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert p.returncode == 0, p.stderr[-2000:]
     assert json.loads(p.stdout.strip().splitlines()[-1]) == ['ok', True]
