@@ -27,7 +27,7 @@ from pydantic import BaseModel, Field, ConfigDict
 __all__ = ['PRUNE_EVERY_S', 'ServeConfig', 'token_path', 'load_tokens', 'RequestError', 'check_reference', 'inline_task',
            'JobSpec', 'find_task', 'spec_of', 'answer_of', 'unparsed_answer', 'harness_answer', 'Busy', 'JobStore',
            'Dispatcher', 'Server', 'job_view', 'kernelgym_result', 'JobRequest', 'BatchRequest', 'OpenRLHFRequest',
-           'SlimeRequest', 'KernelGymRequest', 'KernelGymBatch', 'make_app', 'banner', 'serve']
+           'SlimeRequest', 'KernelGymRequest', 'KernelGymBatch', 'make_app', 'banner', 'check_devices', 'serve']
 
 # %% ../nbs/15a_serve.ipynb #d501d1b1
 @dataclass(frozen=True)
@@ -681,6 +681,9 @@ def make_app(server:Server):
     async def _busy(request, e): return JSONResponse({'detail': str(e), 'harness_version': hv}, 429, headers={'Retry-After': str(e.retry_after)})
     @app.exception_handler(RequestValidationError)
     async def _invalid(request, e):
+        if request.url.path != '/v1/health':   # a request without a valid token learns nothing of the schema: 401 first
+            try: _who(server, request)
+            except RequestError as r: return await _refused(request, r)
         errs = e.errors()
         if any(x.get('type') == 'json_invalid' for x in errs):
             return JSONResponse({'detail': f"malformed JSON: {errs[0].get('ctx', {}).get('error', errs[0].get('msg'))}", 'harness_version': hv}, 400)
@@ -784,11 +787,21 @@ def banner(cfg:ServeConfig, server:Server)->str:
                       f"  OpenRLHF: --remote_rm_url '{url}/openrlhf{q}' (the dataset's label = the task id)",
                       f"  slime: --rm-type remote_rm --rm-url '{url}/slime{q}' --reward-key reward"])
 
+def check_devices(devices:tuple, # the server's devices ('cpu', 'cuda', 'cuda:N')
+                 )->None:
+    "Refuse, before the server starts, a GPU this machine's torch does not see (a server that starts would fail every job on it)."
+    import torch
+    n = torch.cuda.device_count() if torch.cuda.is_available() else 0
+    for d in devices:
+        if d.startswith('cuda') and (int(d.split(':')[1]) if ':' in d else 0) >= n:
+            raise ValueError(f"device {d!r}: torch sees {n} CUDA GPU{'' if n == 1 else 's'} on this machine; serve the GPUs it has, or --device cpu")
+
 def serve(cfg:ServeConfig, tasks:list|None=None):
     "Run the service until interrupted (see above)."
     try: import uvicorn, fastapi
     except ImportError as e: raise ImportError(f"cudal1 serve needs FastAPI and uvicorn: pip install 'cudal1_nb[serve]' ({e})") from None
     import sys
+    check_devices(cfg.devices)
     server = Server(cfg, tasks)
     app = make_app(server)
     server.recovered = server.jobs.counts()['running']   # put back when the app starts

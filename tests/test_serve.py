@@ -301,3 +301,21 @@ def test_remote_pays_as_local(tmp_path):
     assert remote == local == [2.0, -6.0, -5.0, -7.0], (remote, local)
     assert [m.get('remeasured') for m in metas] == ['agree'] or [m.get('remeasured') for m in metas] == ['disagree'], metas   # measured twice, as the local one
     assert kr.rollouts[0].remeasured in ('agree', 'disagree')
+
+
+def test_unauthenticated_bad_body_is_401(served):
+    "A request without a valid token gets 401 whatever its body: it learns nothing of the schema (or of a reference it sent)."
+    with httpx.Client(base_url=served.url, timeout=60) as c:
+        for h in ({}, {'Authorization': 'Bearer not-a-token-of-this-server'}):
+            r = c.post('/v1/jobs', json=dict(task_id=TASK, program=123, timeout='x'), headers=h)
+            assert r.status_code == 401 and 'token' in r.json()['detail'], (r.status_code, r.text)
+        r = c.post('/v1/jobs', json=dict(task_id=TASK, program=123), headers=served.auth(1))
+        assert r.status_code == 422, r.text   # with a token: what is wrong with the body
+
+
+@pytest.mark.skipif(__import__('torch').cuda.is_available(), reason='a machine without a GPU refuses one')
+def test_serve_refuses_a_gpu_it_does_not_have(tmp_path):
+    "`cudal1 serve --device cuda` on a machine whose torch sees no GPU exits with a clear error before it starts."
+    r = subprocess.run([sys.executable, '-m', 'cudal1_nb', 'serve', '--device', 'cuda', '--port', str(_free_port())], capture_output=True, text=True,
+                       timeout=120, env={**os.environ, 'CUDAL1_BASE_DIR': str(tmp_path)}, cwd=ROOT)
+    assert r.returncode == 2 and "device 'cuda': torch sees 0 CUDA GPUs on this machine" in r.stderr, (r.returncode, r.stderr[-2000:])
