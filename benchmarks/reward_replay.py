@@ -37,10 +37,10 @@ def read_batches(paths:list, # rollouts files (JSONL, gzipped or not)
 
 
 def ex_holds(r)->float:
-    "Seconds result `r` held the device lock exclusively, over every process it was timed in (older results record the first one's alone)."
-    m = r.meta
-    hs = [m.get('holds') or []] + [p.get('holds') or [] for p in (m.get('processes') or [])[1:]] + [m.get('ref_holds') or []]
-    return sum(s for h in hs for k, _, s in h if k == 'ex' and s)
+    "Seconds result `r` held the device lock exclusively, over every job behind it (`audit_timeline.holds`: every process, its reference job)."
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from audit_timeline import holds   # imported here: its module puts this checkout first on the path, after the package under test is loaded
+    return sum(sec for _, sec, _ in holds([r.to_dict()], 'ex'))
 
 
 def main(argv=None):

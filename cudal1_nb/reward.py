@@ -20,7 +20,7 @@ from .sandbox import _one_line
 
 # %% auto #0
 __all__ = ['SMOOTHINGS', 'RewardConfig', 'base_reward', 'group_normalise', 'reward_key', 'is_infra', 'remeasure_wanted',
-           'fold_remeasure', 'Worth', 'worth', 'RewardJudge', 'Rollout', 'KernelReward']
+           'stored_best', 'fold_remeasure', 'Worth', 'worth', 'RewardJudge', 'Rollout', 'KernelReward']
 
 # %% ../nbs/06a_reward.ipynb #1a0e0002
 SMOOTHINGS = ('log', 'paper', 'raw')
@@ -93,6 +93,13 @@ def remeasure_wanted(r:EvalResult, # a first result
     "The paper's rule: a speedup above `remeasure_above`, or above `remeasure_factor` times the task's best so far, is measured again before it counts."
     s = None if is_infra(r) else counted_speedup(r)
     return bool(s) and (s > cfg.remeasure_above or (best > 0 and s > cfg.remeasure_factor * best))
+
+def stored_best(store, # a `cudal1_nb.store.Store`
+                task_ids, # the tasks to look up
+                device:str, # the device name results record (`RewardJudge.device_name`)
+               )->dict:
+    "{task id: its best counted speedup in `store` on `device`, 0 for none}: the rule's 'best so far' before a judge has judged any."
+    return {t: max((counted_speedup(e) or 0 for _, e in store.best_k(t, 1, device=device)), default=0) for t in task_ids}
 
 def fold_remeasure(first:EvalResult, second:EvalResult|None, cfg:RewardConfig)->EvalResult:
     "One result from a first measurement and its re-measurement: a second that is not `ok` wins; two speedups that disagree beyond `remeasure_tol` pay the lower and are flagged `remeasure_disagree`; a re-measurement the harness failed leaves the first, noted."
@@ -321,9 +328,7 @@ def score(self:KernelReward, prompts:list, texts:list, task_ids:list, exemplar_i
     seen = {k for c in progs if (k := self.judge.key(c)) in self.cache}   # judged in an earlier call
     best = {}
     if (new := {c.task_id for c in progs} - self._known):   # each task's best so far in the store, once: the re-measure rule needs it
-        with Store(self.db or None) as st:
-            dev = self.judge.device_name()
-            for tid in new: best[tid] = max((counted_speedup(e) or 0 for _, e in st.best_k(tid, 1, device=dev)), default=0)
+        with Store(self.db or None) as st: best = stored_best(st, new, self.judge.device_name())
         self._known |= new
     hook = None
     if self.on_result:

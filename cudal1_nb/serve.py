@@ -12,12 +12,12 @@ import os, re, ast, json, math, time, uuid, hmac, sqlite3, secrets, asyncio, thr
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from .core import StageConfig, Task, Candidate, EvalResult, code_hash, short_hash, get_base_dir, judging_on, counted_speedup, DEVICE_RE, ENV_SERVE_URL, ENV_SERVE_TOKEN
+from .core import StageConfig, Task, Candidate, EvalResult, code_hash, short_hash, get_base_dir, judging_on, DEVICE_RE, ENV_SERVE_URL, ENV_SERVE_TOKEN
 from .stats import interval_call
 from .policy import POLICIES, finding_id, get_policy, apply_policy
 from .prompts import parse_response
 from .eval import EvalConfig, harness_version, _record
-from .reward import RewardConfig, RewardJudge, base_reward, worth, is_infra
+from .reward import RewardConfig, RewardJudge, base_reward, worth, is_infra, stored_best
 from .sandbox import _one_line
 from fastcore.basics import patch
 from fastapi import FastAPI, Request, Response, Query
@@ -422,7 +422,7 @@ def _judge(self:Dispatcher, rows:list,
         r.meta['timeout_s'] = timeout
         self.judged += 1
         self._answer(k, _record(self.store, c, r), False); keys.discard(k)
-    best = {t.id: max((counted_speedup(e) or 0 for _, e in self.store.best_k(t.id, 1, device=self.names[device])), default=0) for t, _ in items}
+    best = stored_best(self.store, [t.id for t, _ in items], self.names[device])
     t0 = time.time()
     with self.env if device != 'cpu' and any(':' in d for d in self.cfg.devices) else contextlib.nullcontext():
         self.store.add_tasks([t for t, _ in items])
