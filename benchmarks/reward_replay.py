@@ -48,6 +48,8 @@ def main(argv=None):
     ap.add_argument('rollouts', nargs='+'); ap.add_argument('--n', type=int, default=160)
     ap.add_argument('--device', default='cuda'); ap.add_argument('--budget', type=float, default=0.0, help="timing budget per side (0: the RL stage's)")
     ap.add_argument('--json', default=''); ap.add_argument('--evals', default='')
+    ap.add_argument('--workers', type=int, default=0, help="jobs at once on the judging device (0: the harness's default)")
+    ap.add_argument('--gap', type=float, default=0.0, help="seconds between calls, as a trainer's generation and update take (not counted)")
     a = ap.parse_args(argv)
     base = tempfile.mkdtemp(prefix='cudal1-replay-')
     os.environ.setdefault('CUDAL1_BASE_DIR', base)
@@ -59,12 +61,15 @@ def main(argv=None):
     if not batches: sys.exit(f"{', '.join(a.rollouts)}: no training rollouts")
     tasks = load_tasks('minibench', validate=False)
     rl = RLConfig(**({'budget_s': a.budget} if a.budget else {}))
-    kr = KernelReward(tasks, rl.reward_config(), rl.eval_config(), device=a.device, db=str(Path(base)/'replay.sqlite'), run='replay', arm='replay')
+    ecfg = rl.eval_config()
+    if a.workers: ecfg = __import__('dataclasses').replace(ecfg, workers=a.workers)
+    kr = KernelReward(tasks, rl.reward_config(), ecfg, device=a.device, db=str(Path(base)/'replay.sqlite'), run='replay', arm='replay')
     results = {}
     kr.on_result = lambda c, r: results.__setitem__(c.code_hash, r)
     rows, t_all = [], time.time()
     print(f"package {cudal1_nb.__file__}, harness {harness_version()}, device {a.device}, {sum(map(len, batches))} completions in {len(batches)} calls", flush=True)
     for i, b in enumerate(batches):
+        if i and a.gap: time.sleep(a.gap)
         n0 = len(results)
         t0 = time.time()
         ros = kr.score(['(replayed)'] * len(b), [r['completion'] for r in b], [r['task_id'] for r in b], step=i)
@@ -77,7 +82,7 @@ def main(argv=None):
     judged = sum(r['judged'] for r in rows)
     ex = sum(ex_holds(r) for r in results.values())
     host = next((r.meta.get('host') for r in results.values() if r.meta.get('host')), None)
-    out = dict(rollouts=a.rollouts, device=a.device, gpus=[__import__('torch').cuda.get_device_name(0)] if a.device.startswith('cuda') else [],
+    out = dict(rollouts=a.rollouts, device=a.device, workers=a.workers or None, gap_s=a.gap, gpus=[__import__('torch').cuda.get_device_name(0)] if a.device.startswith('cuda') else [],
                cores=os.cpu_count(), harness=harness_version(), package=cudal1_nb.__file__, completions=sum(map(len, batches)), calls=len(batches),
                judged=judged, seconds=round(wall, 1), programs_per_s=round(judged / wall, 3) if wall else None,
                exclusive_s=round(ex, 1), floor_s_per_program=round(ex / judged, 3) if judged else None,

@@ -178,7 +178,7 @@ def _plan_jobs(items:list, # [(Task, [Candidate, ...]), ...]
         if ro is None and not fold:
             plan.jobs.append(Job('cudal1_nb.jobs:ref_job', JobPayload(**common, out_dir=str(rd), fp64_ref=cfg.fp64_ref, baselines=list(bl)).to_dict(),
                                  timeout=cfg.timeout + (600 if len(bl) > 1 else 0), wait=WAIT_S, env={**cp.env, 'TORCH_EXTENSIONS_DIR': str(ext_dir(t.code))},
-                                 label=f"{t.id} reference"))
+                                 label=f"{t.id} reference", warm=_ahead(cp)))
             plan.where.append((ti, None)); plan.deps.append([code_hash(t.code)]); plan.proc.append(None); plan.prio.append(1)
         for ci, js in todo.items():
             for j in js: _add_process(plan, cp, items, ti, ci, j, fold=fold, prio=1)
@@ -191,6 +191,11 @@ def _processes(flags:list, # the candidate's static flags
     if not have: return [0, 1] if cfg.processes > 1 and cfg.tie_processes and may_vary(flags) else [0]
     rs = [have[j] for j in sorted(have)]
     return [max(have) + 1] if _wants_more(rs, cfg) else []
+
+def _ahead(cp:_Campaign)->dict|None:
+    "The set-up a CUDA job's process makes before its job is known (`sandbox.Job.warm`, `jobs.warm_cuda`): its context and cuBLAS on the campaign's GPU; none on the CPU."
+    if cp.device != 'cuda': return None
+    return dict(func='cudal1_nb.jobs:warm_cuda', args=dict(lock=cp.lock), env=dict(CUDA_VISIBLE_DEVICES=cp.env.get('CUDA_VISIBLE_DEVICES', '')))
 
 def _common(t:Task, cp:_Campaign, bl:tuple)->dict:
     "The payload fields every job of task `t` shares: its seeds from the campaign's secret, the device and the timing settings."
@@ -214,7 +219,7 @@ def _add_process(plan:_Plan, cp:_Campaign, items:list, ti:int, ci:int,
     pl = JobPayload(**common, code=c.code, out_dir=str(cd), guard_outputs=cp.device == 'cpu' and _guard_outputs(c.code), ref_outs=str(rd), alone=j == 0,
                     build_cores=cp.build_cores if cp.device == 'cuda' else None, **extra)
     plan.jobs.append(Job('cudal1_nb.jobs:cand_job', pl.to_dict(), timeout=cp.cfg.timeout, wait=WAIT_S,
-                         env={**cp.env, 'TORCH_EXTENSIONS_DIR': str(ext_dir(c.code))}, label=f"{t.id} {c.name or c.id}" + (f" (process {j + 1})" if j else '')))
+                         env={**cp.env, 'TORCH_EXTENSIONS_DIR': str(ext_dir(c.code))}, label=f"{t.id} {c.name or c.id}" + (f" (process {j + 1})" if j else ''), warm=_ahead(cp)))
     plan.where.append((ti, ci)); plan.deps.append([code_hash(t.code), code_hash(c.code)]); plan.proc.append(j); plan.prio.append(prio)
     return len(plan.jobs) - 1
 

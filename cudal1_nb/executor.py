@@ -61,6 +61,10 @@ def _localise(job:dict, # a `Job` as a dict, as the caller built it
     if p.get('lock') and p.get('device') in ('cpu', 'cuda'): p['lock'] = device_lock(p['device'], gpu or '0')
     for k in ('cores', 'build_cores'):
         if p.get(k): p[k] = None
+    if job.get('warm'):   # the set-up made ahead (`Job.warm`): the same GPU and lock as the job's
+        w = job['warm'] = dict(job['warm'], env=dict(job['warm'].get('env') or {}), args=dict(job['warm'].get('args') or {}))
+        if w['env'].get('CUDA_VISIBLE_DEVICES'): w['env']['CUDA_VISIBLE_DEVICES'] = gpu
+        if w['args'].get('lock') and p.get('lock'): w['args']['lock'] = p['lock']
     return job
 
 # %% ../nbs/00b_executor.ipynb #de85296d

@@ -7,7 +7,7 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/reward.html.md"""
 
 # %% ../nbs/06a_reward.ipynb #1a0e0001
 from __future__ import annotations
-import re, json, math, time, queue, threading, collections, contextlib, warnings
+import os, re, json, math, time, queue, threading, collections, contextlib, warnings
 from concurrent.futures import ThreadPoolExecutor, Future
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -19,8 +19,9 @@ from .verify import verify, verification_config
 from .sandbox import _one_line
 
 # %% auto #0
-__all__ = ['SMOOTHINGS', 'RewardConfig', 'base_reward', 'group_normalise', 'reward_key', 'is_infra', 'remeasure_wanted',
-           'stored_best', 'fold_remeasure', 'Worth', 'worth', 'RewardJudge', 'Rollout', 'KernelReward']
+__all__ = ['SMOOTHINGS', 'JUDGE_GPU_WORKERS', 'RewardConfig', 'base_reward', 'group_normalise', 'reward_key', 'is_infra',
+           'remeasure_wanted', 'stored_best', 'fold_remeasure', 'Worth', 'worth', 'RewardJudge', 'Rollout',
+           'KernelReward']
 
 # %% ../nbs/06a_reward.ipynb #1a0e0002
 SMOOTHINGS = ('log', 'paper', 'raw')
@@ -134,6 +135,8 @@ def worth(r:EvalResult|None, # a judged program's final result (None: the answer
     return w
 
 # %% ../nbs/06a_reward.ipynb #1a0e0006
+JUDGE_GPU_WORKERS = 16   # jobs at once on a judging GPU (where the host has the cores): a trainer's batch in one wave
+
 class RewardJudge:
     """Judges programs for a reward on one device for as long as it lives: one `eval.WarmHarness` (warm workers, each
     task's reference work made once, one secret, the host's calibration), results cached by `reward_key` (the
@@ -149,6 +152,8 @@ class RewardJudge:
         if not re.fullmatch(DEVICE_RE, device): raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:N', got {device!r}")
         self.tasks, self.cfg, self.device, self.calibrate = dict(tasks), cfg, device, calibrate
         self.eval_cfg = eval_cfg or verification_config()
+        if device != 'cpu' and not self.eval_cfg.workers:   # a batch of 16 programs in one wave of jobs, each process made ahead while the trainer generates
+            self.eval_cfg = replace(self.eval_cfg, workers=min(os.cpu_count() or 1, JUDGE_GPU_WORKERS))
         self.version, self.cache, self.best, self.batches = harness_version(), {}, {}, []
         self.warm = self.rewarm = None   # the `WarmHarness`es of first measurements and of re-measurements (fresh secret seeds, the same workers)
         self._lock = threading.Lock()

@@ -42,6 +42,7 @@ class Job(Record):
     env: dict = field(default_factory=dict)  # extra environment variables for the child
     label: str = ''          # for messages, e.g. the task id
     wait: float = 0.0        # extra seconds the child may spend before it calls `start_clock` (e.g. queueing for a lock)
+    warm: dict|None = None   # {'func': 'module:function', 'args': {...}, 'env': {...}}: set-up a process can do before its job is known (a worker keeps one such process ready for its next job with the same `warm`; see `run_job`)
 
 @dataclass
 class Outcome(Record):
@@ -76,38 +77,57 @@ def start_clock():
     global _CLOCK
     if _RESULT_FD is not None and not _CLOCK: os.write(_RESULT_FD, b'\x00'); _CLOCK = True
 
-def _run_child(job:dict, wfd:int, tmp:str):
-    "In the forked child: isolate, call the function, write one JSON result to `wfd`, exit."
+def _isolate(wfd:int, tmp:str, keep:tuple=()):
+    "In a forked child: its own session, death with its worker, `tmp` as its folder and log, no inherited fd but `wfd` and `keep`, no core dumps."
+    os.setsid()
+    try:   # die with the worker: an orphaned child (its worker killed) must not run on unsupervised
+        import ctypes; ctypes.CDLL(None).prctl(1, signal.SIGKILL)   # PR_SET_PDEATHSIG
+    except (OSError, AttributeError): pass
+    if os.getppid() == 1: os._exit(71)   # the worker died before the line above took effect
+    os.chdir(tmp)
+    log = os.open(os.path.join(tmp, 'log.txt'), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    nul = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(nul, 0); os.dup2(log, 1); os.dup2(log, 2)
+    lo = 3
+    for fd in sorted({wfd, *keep}): os.closerange(lo, fd); lo = fd + 1   # drop every inherited fd but the result pipe (and `keep`)
+    os.closerange(lo, 65536)
+    sys.stdin = open(os.devnull); sys.stdout = os.fdopen(1, 'w', buffering=1); sys.stderr = os.fdopen(2, 'w', buffering=1)
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+def _call(job:dict, wfd:int, tmp:str):
+    "In the isolated child: the job's limits and environment, its function called, one JSON result written to `wfd`."
+    if job.get('mem_mb'):
+        lim = int(job['mem_mb']) * 2**20
+        resource.setrlimit(resource.RLIMIT_AS, (lim, lim))
+    env = {'TORCH_EXTENSIONS_DIR': os.path.join(tmp, 'torch_extensions'), 'TMPDIR': tmp, **(job.get('env') or {})}
+    os.environ.update({k: str(v) for k, v in env.items()})
+    tempfile.tempdir = None
+    fn = _resolve(job['func'])
+    try: res = {'status': 'ok', 'value': fn(job.get('payload') or {})}
+    except BaseException as e:   # SystemExit / KeyboardInterrupt from job code are failures too
+        res = {'status': 'error', 'reason': _one_line(f"{type(e).__name__}: {e}"), 'traceback': traceback.format_exc()[-_LOG_TAIL:]}
+    try: data = json.dumps(res).encode()
+    except (TypeError, ValueError) as e:
+        data = json.dumps({'status': 'error', 'reason': _one_line(f"result is not JSON-serialisable: {e}")}).encode()
+    with os.fdopen(wfd, 'wb') as w: w.write(data)
+
+def _run_child(job:dict, wfd:int, tmp:str, jfd:int|None=None):
+    """In the forked child: isolate, call the job's function, write one JSON result to `wfd`, exit. With `jfd`, a child
+    forked ahead of its job (`_Standby`): `job` is the `Job.warm` it runs first -- `func(args, pending)` under `env`,
+    `pending()` saying whether the job has arrived -- and the job itself is read from `jfd` (none: exit)."""
     global _RESULT_FD
     code = 0
     _RESULT_FD = wfd
     try:
-        os.setsid()
-        try:   # die with the worker: an orphaned child (its worker killed) must not run on unsupervised
-            import ctypes; ctypes.CDLL(None).prctl(1, signal.SIGKILL)   # PR_SET_PDEATHSIG
-        except (OSError, AttributeError): pass
-        if os.getppid() == 1: os._exit(71)   # the worker died before the line above took effect
-        os.chdir(tmp)
-        log = os.open(os.path.join(tmp, 'log.txt'), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        nul = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(nul, 0); os.dup2(log, 1); os.dup2(log, 2)
-        os.closerange(3, wfd); os.closerange(wfd + 1, 65536)   # drop every inherited fd but the result pipe
-        sys.stdin = open(os.devnull); sys.stdout = os.fdopen(1, 'w', buffering=1); sys.stderr = os.fdopen(2, 'w', buffering=1)
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        if job.get('mem_mb'):
-            lim = int(job['mem_mb']) * 2**20
-            resource.setrlimit(resource.RLIMIT_AS, (lim, lim))
-        env = {'TORCH_EXTENSIONS_DIR': os.path.join(tmp, 'torch_extensions'), 'TMPDIR': tmp, **(job.get('env') or {})}
-        os.environ.update({k: str(v) for k, v in env.items()})
-        tempfile.tempdir = None
-        fn = _resolve(job['func'])
-        try: res = {'status': 'ok', 'value': fn(job.get('payload') or {})}
-        except BaseException as e:   # SystemExit / KeyboardInterrupt from job code are failures too
-            res = {'status': 'error', 'reason': _one_line(f"{type(e).__name__}: {e}"), 'traceback': traceback.format_exc()[-_LOG_TAIL:]}
-        try: data = json.dumps(res).encode()
-        except (TypeError, ValueError) as e:
-            data = json.dumps({'status': 'error', 'reason': _one_line(f"result is not JSON-serialisable: {e}")}).encode()
-        with os.fdopen(wfd, 'wb') as w: w.write(data)
+        _isolate(wfd, tmp, () if jfd is None else (jfd,))
+        if jfd is not None:
+            os.environ.update({k: str(v) for k, v in (job.get('env') or {}).items()})
+            try: _resolve(job['func'])(job.get('args') or {}, lambda: bool(select.select([jfd], [], [], 0)[0]))
+            except BaseException as e: print(f"cudal1 sandbox: the set-up before the job failed ({_one_line(f'{type(e).__name__}: {e}')}); the job does its own", flush=True)
+            with os.fdopen(jfd, 'rb') as f: data = f.read()
+            if not data: os._exit(0)   # the worker let this process go without a job
+            job = json.loads(data)
+        _call(job, wfd, tmp)
     except BaseException:
         code = 70
     finally:
@@ -128,15 +148,52 @@ def _kill_group(pid):
         try: kill(pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError): pass
 
-def run_job(job:dict)->dict:
-    "Fork a child for `job`, wait for its result under the time limit, and return an `Outcome` dict."
+class _Standby:
+    "A child forked ahead of its job: it runs the set-up `warm` (a `Job.warm`) while the worker waits for the next job."
+    def __init__(self, warm:dict):
+        self.warm, self.tmp = warm, tempfile.mkdtemp(prefix='cudal1-job-')
+        self.r, w = os.pipe(); jr, self.jw = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:
+            os.close(self.r); os.close(self.jw); _run_child(warm, w, self.tmp, jr)
+        os.close(w); os.close(jr)
+    def fits(self, job:dict)->bool:
+        "Can `job` run in this process: the same `warm`, its environment agreeing with the set-up's, no memory limit (set after the set-up, it could not hold), the child alive?"
+        env = job.get('env') or {}
+        return (job.get('warm') == self.warm and not job.get('mem_mb') and all(str(env.get(k)) == str(v) for k, v in (self.warm.get('env') or {}).items())
+                and os.waitpid(self.pid, os.WNOHANG)[0] == 0)
+    def give(self, job:dict)->tuple:
+        "Hand `job` to the child (written by a thread: the child reads it after its set-up); (pid, result pipe, folder)."
+        data, fd = json.dumps(job).encode(), self.jw
+        def write():
+            try:
+                with os.fdopen(fd, 'wb') as f: f.write(data)
+            except OSError: pass   # the child died (or was killed at the time limit) before it read the job
+        threading.Thread(target=write, daemon=True, name='job-handover').start()
+        return self.pid, self.r, self.tmp
+    def discard(self):
+        "Let the child go unused: killed, reaped, its folder removed."
+        for fd in (self.jw, self.r):
+            try: os.close(fd)
+            except OSError: pass
+        _kill_group(self.pid)
+        try: os.waitpid(self.pid, 0)
+        except ChildProcessError: pass
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+def run_job(job:dict, # a `Job` as a dict
+            standby:_Standby|None=None, # a child forked ahead that `fits` the job (None: fork one now)
+           )->dict:
+    "Fork a child for `job` (or hand it to `standby`), wait for its result under the time limit, and return an `Outcome` dict."
     t0 = time.monotonic()
-    tmp = tempfile.mkdtemp(prefix='cudal1-job-')
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(r); _run_child(job, w, tmp)
-    os.close(w)
+    if standby is not None: pid, r, tmp = standby.give(job)
+    else:
+        tmp = tempfile.mkdtemp(prefix='cudal1-job-')
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(r); _run_child(job, w, tmp)
+        os.close(w)
     limit = float(job.get('timeout') or 60)
     chunks, deadline, timed_out, started = [], t0 + limit + float(job.get('wait') or 0), False, False
     try:
@@ -185,19 +242,30 @@ def run_job(job:dict)->dict:
     return dict(out, status='crash', reason=_one_line(why + (f"; last output: {last[0]}" if last else '')))
 
 def _serve(fd:int, preload:list):
-    "Worker main loop: preload modules, then run jobs received on socket `fd` until told to stop."
+    """Worker main loop: preload modules, then run jobs received on socket `fd` until told to stop. After a job with a
+    `warm` set-up, a child is forked at once and runs that set-up while the worker waits: the next job that `fits` it
+    runs there (one process per job, as always; the set-up, e.g. a CUDA context, is then off the job's path)."""
     sock = socket.socket(fileno=fd)
     for m in preload:
         try: importlib.import_module(m)
         except Exception as e: print(f"cudal1 sandbox worker: could not preload {m}: {e}", file=sys.stderr)
     _send(sock, {'ready': os.getpid()})
-    while True:
-        try: msg = _recv(sock)
-        except (EOFError, OSError): break
-        if msg.get('op') == 'stop': break
-        try: res = run_job(msg['job'])
-        except Exception as e: res = dict(status='crash', reason=_one_line(f"worker failed to run the job: {type(e).__name__}: {e}"), label=msg['job'].get('label', ''))
-        _send(sock, res)
+    standby = None
+    try:
+        while True:
+            try: msg = _recv(sock)
+            except (EOFError, OSError): break
+            if msg.get('op') == 'stop': break
+            job, sb, standby = msg['job'], standby, None
+            if sb is not None and not sb.fits(job): sb.discard(); sb = None
+            try: res = run_job(job, sb)
+            except Exception as e: res = dict(status='crash', reason=_one_line(f"worker failed to run the job: {type(e).__name__}: {e}"), label=job.get('label', ''))
+            _send(sock, res)
+            if job.get('warm'):
+                try: standby = _Standby(job['warm'])
+                except Exception as e: print(f"cudal1 sandbox worker: no process ready ahead ({type(e).__name__}: {e})", file=sys.stderr)
+    finally:
+        if standby is not None: standby.discard()
 
 # %% ../nbs/00a_sandbox.ipynb #bfe58ef5
 def steady_malloc()->bool:
@@ -315,6 +383,7 @@ def _demo_job(p:dict):
         import subprocess; subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)']); time.sleep(600)
     if do == 'print': print('noise on stdout'); return 1
     if do == 'env': return os.environ.get(p['name'])
+    if do == 'pid': return os.getpid()
     if do == 'kill_parent': os.kill(os.getppid(), signal.SIGKILL); time.sleep(60)   # takes its worker down
     if do == 'kill_grandparent':   # takes down whatever started its worker (a Ray actor)
         os.kill(int(open(f'/proc/{os.getppid()}/stat').read().rsplit(')', 1)[1].split()[1]), signal.SIGKILL); time.sleep(60)
@@ -322,6 +391,12 @@ def _demo_job(p:dict):
     if do == 'queue':   # spend p['before'] s 'queueing', start the clock, then work p['after'] s
         time.sleep(p['before']); start_clock(); time.sleep(p['after']); return 'done'
     raise ValueError(f"unknown demo action {do!r}")
+
+def _demo_warm(a:dict, pending):
+    "Test set-up made ahead (`Job.warm`): note in the process's environment that it ran, with `a['tag']` and whether its job had arrived."
+    if a.get('pidfile'): Path(a['pidfile']).write_text(str(os.getpid()))
+    if a.get('hang'): time.sleep(600)
+    os.environ['CUDAL1_DEMO_WARM'] = f"{a.get('tag', '')} {'late' if pending() else 'ahead'} {os.environ.get('CUDAL1_DEMO_GPU', '')}"
 
 # %% ../nbs/00a_sandbox.ipynb #5a19d03e
 if __name__ == '__main__' and '--worker' in sys.argv:
