@@ -9,7 +9,7 @@ from cudal1_nb.store import Store
 
 from cudal1_nb.core import Task
 
-N_TASKS, PER_TASK = 2, 52   # 104 candidates
+N_TASKS, PER_TASK = 2, 24   # 48 candidates
 CHEAP = dict(timeout=60, budget_s=0.02, warmup=1, min_trials=3, max_trials=5, n_seeds=1, ci_target=0.5, workers=2)
 REF = "import torch\nimport torch.nn as nn\nclass Model(nn.Module):\n    def forward(self, x):\n        return x {op} 1\ndef get_inputs():\n    return [torch.randn(64)]\ndef get_init_inputs():\n    return []\n"
 WAYS = ('x {op} 1', 'torch.{fn}(x, 1)', 'x.{fn}(1)', '(x.clone() {op} 1)')
@@ -76,7 +76,7 @@ def campaigns():
         except (ProcessLookupError, PermissionError): pass
 
 def test_kill9_resume(tmp_path, campaigns):
-    "kill -9 a 104-candidate campaign at random moments (in start-up, then after random numbers of results), resume each time."
+    "kill -9 a 48-candidate campaign at random moments (in start-up, then after random numbers of results), resume each time."
     db, n = str(tmp_path/'store.sqlite'), N_TASKS * PER_TASK
     seed = int(os.environ.get('CUDAL1_KILL_SEED', time.time_ns() % 10**6)); rng = random.Random(seed)
     kills = [('startup', rng.uniform(0.5, 3.0))] + [('results', k) for k in sorted(rng.sample(range(5, n - 10), 3))]

@@ -38,6 +38,32 @@ def test_whole_chain_writes_the_report(tmp_path):
     import sqlite3
     stages = dict(sqlite3.connect(pdir/'store.sqlite').execute('select stage, count(*) from candidates group by stage').fetchall())
     assert stages.get('minibench', 0) >= 2 and stages.get('augment', 0) >= 1, stages
+    _check_stage1(pdir)
+
+
+def _check_stage1(pdir):
+    "What stage 1 (collect, augment, sft) made in the run: two tasks collected, rewrites checked, the dataset, the check's samples."
+    c, a, s = (json.loads((pdir/d/'summary.json').read_text()) for d in ('1-collect', '2-augment', '3-sft'))
+    assert c['tasks'] == 2 and c['tasks_with_success'] == 2 and c['verdicts'].get('ok', 0) >= 4 and c['rows'] == 3 * c['successes']
+    assert a['collect_run'] == c['run_dir'] and a['rewrites_ok'] == a['rewrites'] > 0 and a['rows'] == 3 * a['programs']
+    from cudal1_nb.tasks import load_tasks, split_tasks
+    held = len(split_tasks(load_tasks('minibench', validate=False), 'held-out'))   # the check samples the world's held-out tasks too
+    assert s['kind'] == 'tiny' and s['steps'] == 4 and s['by_split']['train']['tasks'] == 2 and s['by_split']['held-out']['tasks'] == held
+    # the check samples 24 tokens, far fewer than the programs it was taught: the stage says so before it samples
+    assert s['answer_tokens']['limit'] == 24 and s['answer_tokens']['over'] == 1.0 and s['answer_tokens']['p50'] > 24, s['answer_tokens']
+    assert 'longer than eval_max_new_tokens=24 tokens' in (Path(s['run_dir'])/'notebook.ipynb').read_text()   # the warning, in the run's notebook
+    for d in (c['run_dir'], a['run_dir'], s['run_dir']):
+        assert {'notebook.ipynb', 'config.json', 'summary.json'} <= set(os.listdir(d))
+        assert json.loads((Path(d)/'config.json').read_text())['git_sha']
+    import datasets
+    rows = datasets.load_from_disk(str(Path(a['run_dir'])/'dataset')).to_list()
+    assert {'prompt', 'completion', 'task_id', 'candidate_id', 'parent_ids', 'stage', 'origin', 'template_id', 'augmentation'} <= set(rows[0])
+    aug = [r for r in rows if r['stage'] == 'augment']
+    assert aug and all(r['parent_ids'] and r['augmentation'] for r in aug)
+    assert len({r['template_id'] for r in rows}) == 3           # every prompt form
+    assert (Path(s['run_dir'])/'model').is_dir()
+    per = json.loads((Path(s['run_dir'])/'per_task.json').read_text())
+    assert [r['samples'] for r in per] == [1] * (2 + held)   # one sample per training task, then per held-out task
 
 
 def test_bad_value_is_refused_before_anything_runs(tmp_path):

@@ -95,14 +95,15 @@ def _items():
 def _verdicts(res): return [[r.verdict for r in rs] for rs in res]
 
 def test_ray_same_verdicts_as_local(cluster):
-    "Mini-suite variants, failures and cheats through EvalConfig(executor='ray') (what the audit and the RL reward use) and through the local pool."
+    """Mini-suite variants, failures and cheats through EvalConfig(executor='ray') (what the audit and the RL reward use):
+    every verdict is the one the local pool gives them -- honest variants ok, each failure its verdict, each cheat as its
+    header says (the local pool's own tests: `test_eval.py`, `test_cheats.py`)."""
     items, cheats = _items()
-    local = evaluate_many(items, cfg=EvalConfig(**CHEAP))
     remote = evaluate_many(items, cfg=EvalConfig(**CHEAP, executor='ray'))
-    assert _verdicts(remote) == _verdicts(local), (_verdicts(remote), _verdicts(local))
-    assert {r.meta['executor'] for rs in remote for r in rs} == {'ray'} and {r.meta['executor'] for rs in local for r in rs} == {'local'}
+    assert {r.meta['executor'] for rs in remote for r in rs} == {'ray'}
+    for (t, cs), rs in zip(items[:3], remote[:3]):   # the honest variants, measured
+        assert [r.verdict for r in rs[:2]] == ['ok', 'ok'] and all(r.speedups.get('eager', 0) > 0 for r in rs[:2]), (t.id, [(r.verdict, r.reason) for r in rs[:2]])
     v = {c.name: r for c, r in zip(items[0][1], remote[0])}
-    assert [v[c.name].verdict for c in items[0][1][:2]] == ['ok', 'ok']
     assert {k: v[k].verdict for k in _bad('')} == dict(wrong='incorrect', crash='error', exits='error', noclass='error'), {k: (v[k].verdict, v[k].reason) for k in _bad('')}
     assert 'SIGABRT' in v['crash'].reason
     got = {c.name: r for (_, cs), rs in zip(items, remote) for c, r in zip(cs, rs)}
