@@ -13,7 +13,7 @@ holds of the device lock summed over every process of every result (`meta.holds`
 floor: no reward can judge faster than one program per (sum / programs) seconds on one GPU -- and the lock's
 occupancy, that sum over the calls' wall time. Runs against any version of the package on `PYTHONPATH` (the same
 rollouts before and after a change). `--evals FILE` writes every result (JSONL) for `benchmarks/audit_timeline.py`."""
-import argparse, collections, gzip, json, os, sys, tempfile, time
+import argparse, collections, dataclasses, gzip, json, os, sys, tempfile, time
 from pathlib import Path
 sys.path.insert(0, os.environ.get('CUDAL1_PACKAGE_ROOT') or str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
 
@@ -38,7 +38,8 @@ def read_batches(paths:list, # rollouts files (JSONL, gzipped or not)
 
 def ex_holds(r)->float:
     "Seconds result `r` held the device lock exclusively, over every job behind it (`audit_timeline.holds`: every process, its reference job)."
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    here = str(Path(__file__).resolve().parent)
+    if here not in sys.path: sys.path.insert(0, here)   # once, not per result
     from audit_timeline import holds   # imported here: its module puts this checkout first on the path, after the package under test is loaded
     return sum(sec for _, sec, _ in holds([r.to_dict()], 'ex'))
 
@@ -62,7 +63,7 @@ def main(argv=None):
     tasks = load_tasks('minibench', validate=False)
     rl = RLConfig(**({'budget_s': a.budget} if a.budget else {}))
     ecfg = rl.eval_config()
-    if a.workers: ecfg = __import__('dataclasses').replace(ecfg, workers=a.workers)
+    if a.workers: ecfg = dataclasses.replace(ecfg, workers=a.workers)
     kr = KernelReward(tasks, rl.reward_config(), ecfg, device=a.device, db=str(Path(base)/'replay.sqlite'), run='replay', arm='replay')
     results = {}
     kr.on_result = lambda c, r: results.__setitem__(c.code_hash, r)
