@@ -11,7 +11,7 @@ from pathlib import Path
 from .sandbox import start_clock
 
 # %% auto #0
-__all__ = ['LOCK_DIR', 'YIELD_S', 'IDLE_S', 'device_lock', 'lock_awaited', 'lock_busy']
+__all__ = ['LOCK_DIR', 'IDLE_S', 'device_lock']
 
 # %% ../nbs/00ab_device.ipynb #4e7538cd
 _re_cc = re.compile(r'\d+\.\d+')
@@ -60,28 +60,6 @@ def device_lock(device:str, # 'cpu' or 'cuda'
         except OSError: pass
     return str(p)
 
-# %% ../nbs/00ab_device.ipynb #5d1f0e2a
-YIELD_S = 2.0   # the longest a shared request waits for a waiting timing before it joins the open window (about a shared hold's p90)
-
-def lock_awaited(path:str, # the lock file
-                )->bool:
-    "Whether a job waits for the lock at `path` now (it holds the gate beside it); a non-blocking probe."
-    import fcntl
-    try:
-        with open(path + '.gate', 'a+') as g: fcntl.flock(g, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        return False
-    except BlockingIOError: return True
-
-def lock_busy(path:str, # the lock file
-             )->bool:
-    "Whether a job holds the lock at `path` (either kind) or waits for it now; non-blocking probes."
-    import fcntl
-    if lock_awaited(path): return True
-    try:
-        with open(path, 'a+') as f: fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        return False
-    except BlockingIOError: return True
-
 # %% ../nbs/00ab_device.ipynb #479d8adf
 def _flock(path:str, # the lock file
            kind:str, # 'ex' (exclusive) or 'sh' (shared)
@@ -91,8 +69,6 @@ def _flock(path:str, # the lock file
     f = open(path, 'a+')
     try:
         if kind == 'sh':
-            t = time.time()
-            while lock_awaited(path) and time.time() - t < YIELD_S: time.sleep(0.01)   # a timing waits: let the window close
             try: fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB); return f
             except BlockingIOError: pass
         with open(path + '.gate', 'a+') as g:
