@@ -1,14 +1,15 @@
 """Where an RL step's time goes: a short real GRPO run of the stage, and the per-step split the stage records into
 generation, update (the trainer's own time) and reward (the harness judging the step's completions, while the trainer waits).
 
-    python benchmarks/rl_step_timing.py [--device cuda] [--eval-device cuda] [--steps 6] [--sft-steps 300] [--out DIR]
+    python benchmarks/rl_step_timing.py [--device cuda] [--eval-device cuda] [--steps 6] [--sft-steps 300] [--overlap] [--out DIR]
 
 The policy is the tiny model of stage 1, trained here on the mini-suite's training-task variants (so that it writes
 programs the harness can judge), then trained by `cudal1_nb.rl.run_rl` (TRL's GRPO, contrastive prompts, the
 KernelReward on `--eval-device`). With one GPU the trainer and the reward share it; the harness's device lock keeps
 the reward's timings apart from the trainer's work (the trainer is idle while the reward runs: GRPO waits for it). On a
 host with two GPUs, `--device cuda:0 --eval-device cuda:1` puts the reward on a GPU of its own (the process keeps only
-the trainer's GPU for torch: `cudal1_nb.core.training_on`).
+the trainer's GPU for torch: `cudal1_nb.core.training_on`). `--overlap` judges each step's completions while the next
+step's are generated (`RLConfig.overlap`): the reward column is then the trainer's wait for it, not the judging time.
 Prints one row per step and the totals; writes the run directory under --out."""
 import argparse, json, os, sys, tempfile, time
 from pathlib import Path
@@ -20,6 +21,7 @@ def main(argv=None):
     ap.add_argument('--device', default='cuda'); ap.add_argument('--eval-device', default='cuda')
     ap.add_argument('--steps', type=int, default=6); ap.add_argument('--sft-steps', type=int, default=300)
     ap.add_argument('--generations', type=int, default=8); ap.add_argument('--prompts', type=int, default=4)
+    ap.add_argument('--overlap', action='store_true', help='judge one batch ahead (RLConfig.overlap)')
     ap.add_argument('--out', default='')
     a = ap.parse_args(argv)
     out = Path(a.out or tempfile.mkdtemp(prefix='rl-timing-'))
@@ -38,7 +40,8 @@ def main(argv=None):
     _, _, m = train_sft(SFTStageConfig(steps=a.sft_steps, device=a.device, eval_samples=0, time_budget_s=0), rows, out/'sft')
     print(f"policy: tiny model, {m['steps']} SFT steps in {time.time() - t0:.0f} s, loss {m['final_loss']:.3f}", flush=True)
     cfg = RLConfig(init=str(out/'sft'), steps=a.steps, num_generations=a.generations, prompts_per_step=a.prompts, device=a.device,
-                   eval_device=a.eval_device, held_out_samples=0, temperature=0.5, db=str(out/'store.sqlite'), save_steps=1000)
+                   eval_device=a.eval_device, held_out_samples=0, temperature=0.5, db=str(out/'store.sqlite'), save_steps=1000,
+                   overlap=a.overlap)
     s = run_rl(cfg, out/'rl', progress=False)
     ros = read_rollouts(out/'rl'/'rollouts.jsonl')
     steps = json.loads((out/'rl'/'curves.json').read_text()).get('step_times', [])
@@ -51,8 +54,11 @@ def main(argv=None):
               f"{sum(r.verdict == 'ok' for r in rs):>4}")
         tot['wall'] += st['seconds']; tot['reward'] += st['reward_s']; tot['judged'] += judged
     if tot['wall']:
-        print(f"total {tot['wall']:.1f} s: reward {tot['reward']:.1f} s ({tot['reward'] / tot['wall']:.0%}; the trainer idles meanwhile), "
+        print(f"total {tot['wall']:.1f} s: reward {tot['reward']:.1f} s ({tot['reward'] / tot['wall']:.0%}; the trainer waits for it), "
               f"{tot['judged']} programs judged, {60 * tot['judged'] / max(tot['reward'], 1e-9):.1f} per reward-minute")
+    if tot['wall'] and len(steps) > 1:   # the first step builds the reward's workers and each task's reference work
+        rest = steps[1:]; w, r = sum(x['seconds'] for x in rest), sum(x['reward_s'] for x in rest)
+        print(f"steps 1-{rest[-1]['step']}: {w:.1f} s, reward {r:.1f} s ({r / w:.0%})")
     print(json.dumps(dict(summary=s), default=str)[:2000])
 
 

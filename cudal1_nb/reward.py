@@ -21,7 +21,7 @@ from .sandbox import _one_line
 # %% auto #0
 __all__ = ['SMOOTHINGS', 'JUDGE_GPU_WORKERS', 'RewardConfig', 'base_reward', 'group_normalise', 'reward_key', 'is_infra',
            'remeasure_wanted', 'stored_best', 'fold_remeasure', 'Worth', 'worth', 'RewardJudge', 'Rollout',
-           'KernelReward']
+           'message_text', 'KernelReward']
 
 # %% ../nbs/06a_reward.ipynb #1a0e0002
 SMOOTHINGS = ('log', 'paper', 'raw')
@@ -273,7 +273,11 @@ class Rollout(Record):
     seconds:float = 0.0       # wall time of the scoring call this rollout was part of
 
 # %% ../nbs/06a_reward.ipynb #1a0e0009
-def _text(x)->str: return x[-1]['content'] if isinstance(x, list) else x
+def message_text(x, # a prompt or completion as TRL passes it: a string, or a conversation (a list of messages)
+                )->str:
+    "The text of a prompt or completion: the last message's content of a conversation."
+    return x[-1]['content'] if isinstance(x, list) else x
+
 def _ids(x)->tuple: return tuple(i for i in (x.split(',') if isinstance(x, str) else x or ()) if i)
 
 class KernelReward:
@@ -308,7 +312,7 @@ class KernelReward:
                  trainer_state=None, **kw)->list:
         "TRL's reward contract: one float (or None) per completion."
         step = trainer_state.global_step if trainer_state is not None else self.calls
-        ros = self.score([_text(p) for p in prompts], [_text(c) for c in completions], task_id, exemplar_ids, template_id, step)
+        ros = self.score([message_text(p) for p in prompts], [message_text(c) for c in completions], task_id, exemplar_ids, template_id, step)
         return [r.reward for r in ros]
 
 # %% ../nbs/06a_reward.ipynb #1a0e000a

@@ -19,14 +19,16 @@ from .stats import gmean, speedup_interval, conservative_speedup
 from .exemplars import BucketSampler, make_sampler
 from .checkpoint import find_policy, load_policy, trained_form
 from .reward import SMOOTHINGS, RewardConfig, base_reward, group_normalise, Rollout, KernelReward
+from .grpo import grpo_args, policy_backend, make_grpo_trainer, engine_grpo_trainer, overlap_grpo_trainer, step_clock, last_checkpoint
 from .eval import harness_version
-_all_ = ['SMOOTHINGS', 'RewardConfig', 'base_reward', 'group_normalise', 'Rollout', 'KernelReward', 'harness_version']   # the reward's, as they were here
+_all_ = ['SMOOTHINGS', 'RewardConfig', 'base_reward', 'group_normalise', 'Rollout', 'KernelReward', 'harness_version',   # the reward's and the trainer's,
+         'grpo_args', 'policy_backend', 'make_grpo_trainer', 'engine_grpo_trainer', 'overlap_grpo_trainer']   # as they were here
 
 # %% auto #0
 __all__ = ['ARMS', 'PromptPlan', 'build_prompt', 'PromptSource', 'prompt_dataset', 'step_metrics', 'best_so_far', 'curves',
-           'RLConfig', 'grpo_args', 'policy_backend', 'make_grpo_trainer', 'engine_grpo_trainer', 'evolve',
-           'read_rollouts', 'run_rl', 'plot_curves', 'SMOOTHINGS', 'RewardConfig', 'base_reward', 'group_normalise',
-           'Rollout', 'KernelReward', 'harness_version']
+           'RLConfig', 'evolve', 'read_rollouts', 'run_rl', 'plot_curves', 'SMOOTHINGS', 'RewardConfig', 'base_reward',
+           'group_normalise', 'Rollout', 'KernelReward', 'harness_version', 'grpo_args', 'policy_backend',
+           'make_grpo_trainer', 'engine_grpo_trainer', 'overlap_grpo_trainer']
 
 # %% ../nbs/15_rl.ipynb #bd456626
 ARMS = ('contrastive', 'plain')
@@ -133,6 +135,7 @@ class RLConfig(StageConfig):
     micro_batch: int = 0         # completions per forward/backward pass, gradients accumulated over the step (0: the whole step at once); less GPU memory, same update
     sampler: str = 'trl'         # who writes GRPO's completions: 'trl' (TRL's generate on the trained weights) or 'engine' (`HFBackend` on an inference copy, its weights copied after each update; on a GPU its fast path)
     num_iterations: int = 1      # passes over each scored batch (TRL's reuse of an expensive batch)
+    overlap: bool = False        # judge a step's completions while the next step's are generated: each update trains on completions one update old (`cudal1_nb.grpo.overlap_grpo_trainer`)
     learning_rate: float = 1e-4 # optimizer learning rate
     beta: float = 0.0            # KL penalty (TRL default 0)
     epsilon: float = 0.2         # PPO clip
@@ -170,6 +173,7 @@ class RLConfig(StageConfig):
         if self.mode not in ('grpo', 'evolve'): raise ValueError(f"mode must be 'grpo' or 'evolve', got {self.mode!r}")
         if self.arm not in ARMS: raise ValueError(f"arm {self.arm!r}: use one of {ARMS}")
         if self.backend and self.mode != 'evolve': raise ValueError("backend is for mode='evolve' (GRPO trains the init policy)")
+        if self.overlap and self.mode != 'grpo': raise ValueError("overlap is for mode='grpo' (evolve makes no updates to overlap with)")
         if self.split not in ('train', 'held-out', 'all'): raise ValueError(f"split must be 'train', 'held-out' or 'all', got {self.split!r}")
         if self.steps < 1 or self.num_generations < 2 or self.prompts_per_step < 1: raise ValueError("need steps >= 1, num_generations >= 2 (a group), prompts_per_step >= 1")
         if (self.prompts_per_step * self.num_generations) % self.steps_per_generation:
@@ -218,77 +222,6 @@ class RLConfig(StageConfig):
         import torch
         return ('cuda' if torch.cuda.is_available() else 'cpu') if self.device == 'auto' else self.device.split(':')[0]   # 'cuda:N': `training_on` made it 'cuda'
 
-# %% ../nbs/15_rl.ipynb #40d508fc
-def grpo_args(cfg:RLConfig, out_dir:str|Path, max_steps:int|None=None):
-    """`GRPOConfig` of a run: every GRPO choice from `cfg`; float32 and no gradient checkpointing on the CPU, bf16 on CUDA.
-    TRL counts micro-batches: a generation batch is `steps_per_generation` of them and an optimizer step
-    `gradient_accumulation_steps`, so with `micro_batch` m one optimizer step accumulates (completions per step) / m passes."""
-    from trl import GRPOConfig
-    from cudal1_nb.sft import cpu_precision_args
-    dev = cfg.resolved_device()
-    per_step = cfg.prompts_per_step * cfg.num_generations // cfg.steps_per_generation
-    mb = cfg.micro_batch or per_step
-    return GRPOConfig(output_dir=str(Path(out_dir)/'trainer'), max_steps=max_steps or cfg.steps, per_device_train_batch_size=mb,
-                      gradient_accumulation_steps=per_step // mb, num_generations=cfg.num_generations,
-                      steps_per_generation=cfg.steps_per_generation * per_step // mb, num_iterations=cfg.num_iterations,
-                      learning_rate=cfg.learning_rate, beta=cfg.beta, epsilon=cfg.epsilon, loss_type=cfg.loss_type, scale_rewards=cfg.scale_rewards,
-                      temperature=cfg.temperature, top_p=cfg.top_p, top_k=0, max_completion_length=cfg.max_completion_length,
-                      shuffle_dataset=False, logging_steps=1, save_strategy='steps', save_steps=cfg.save_steps, save_only_model=False,
-                      report_to='none', seed=cfg.seed, lr_scheduler_type='constant', warmup_steps=0, disable_tqdm=True, dataloader_num_workers=0,
-                      **(cpu_precision_args(dev, cfg.cpu_precision) if dev == 'cpu' else dict(bf16=True, gradient_checkpointing=False)))
-
-def policy_backend(model, tok, name:str, cache:str='auto'):
-    "An `HFBackend` sampling a policy held in memory (on its device): on a GPU its large batches, on a CPU 16 prompts a call."
-    from cudal1_nb.generate import HFBackend
-    return HFBackend.from_objects(model, tok, name=name, batch_size=None if next(model.parameters()).device.type == 'cuda' else 16, cache=cache)
-
-def make_grpo_trainer(cfg:RLConfig, model, tok, source:PromptSource, reward:KernelReward, out_dir:str|Path, callbacks:tuple=(), max_steps:int|None=None):
-    """TRL's `GRPOTrainer` over the prompt stream with `reward`, sampling as `cfg.sampler` says. TRL's own path is its
-    dynamic KV cache, eager: its static cache with the decoding step compiled on the trained weights gave NaN gradients
-    on an H200 (`benchmarks/grpo_sampler.py`), and the static cache alone is no faster; 'engine' samples on a copy."""
-    from trl import GRPOTrainer
-    cls = engine_grpo_trainer() if cfg.sampler == 'engine' else GRPOTrainer
-    return cls(model=model, reward_funcs=[reward], args=grpo_args(cfg, out_dir, max_steps), train_dataset=prompt_dataset(source),
-               processing_class=tok, callbacks=list(callbacks))
-
-def engine_grpo_trainer():
-    """A `GRPOTrainer` subclass whose completions the project's sampler (`HFBackend.generate_ids`) writes on an inference
-    copy of the policy, the copy's weights overwritten in place from the trained ones whenever an update happened since
-    (the shape of a generation server: separate weights, synced). Prompts with images go to TRL's own path."""
-    from trl import GRPOTrainer
-    class EngineGRPOTrainer(GRPOTrainer):
-        _engine, _engine_step, _engine_calls = None, -1, 0
-        def _generate_single_turn(self, prompt_ids, images=None, *a, **kw):
-            if getattr(self, 'use_vllm', False) or getattr(self, 'use_transformers_continuous_batching', False) or \
-               (images is not None and any(x is not None for x in images)):
-                return super()._generate_single_turn(prompt_ids, images, *a, **kw)
-            from cudal1_nb.generate import GenConfig
-            cfg = GenConfig(max_new_tokens=self.max_completion_length, temperature=self.temperature, top_p=self.top_p,
-                            seed=self.args.seed * 1_000_003 + self.state.global_step)   # fresh samples each step, the same after a resume
-            self._engine_calls += 1
-            return self.rollout_engine().generate_ids([[int(t) for t in x] for x in prompt_ids], cfg), None
-        def rollout_engine(self):
-            "The inference copy's `HFBackend`, holding the policy's current weights (bf16 on a GPU, as `HFBackend` samples)."
-            import copy, torch
-            from cudal1_nb.generate import _torch_dtype
-            policy = self.accelerator.unwrap_model(self.model)
-            if self._engine is None:
-                m = copy.deepcopy(policy).eval().requires_grad_(False)
-                for mod in m.modules(): vars(mod).pop('forward', None)   # wrappers put on the trained instance's forward (TRL's fused log-prob head,
-                # accelerate's autocast) close over the trained model: kept, the copy would compute with the trained weights
-                new = hasattr(m, 'activation_checkpointing_disable')   # transformers' newer name; the older one warns there
-                if getattr(m, 'is_activation_checkpointing' if new else 'is_gradient_checkpointing', False):
-                    (m.activation_checkpointing_disable if new else m.gradient_checkpointing_disable)()
-                m.config.use_cache = True
-                if next(m.parameters()).device.type == 'cuda': m = m.to(_torch_dtype(torch, None, 'cuda'))
-                self._engine = policy_backend(m, self.processing_class, 'policy:engine')
-            elif self._engine_step != self.state.global_step:
-                with torch.no_grad():
-                    for e, p in zip(self._engine.model.parameters(), policy.parameters(), strict=True): e.copy_(p)
-            self._engine_step = self.state.global_step
-            return self._engine
-    return EngineGRPOTrainer
-
 # %% ../nbs/15_rl.ipynb #627c2820
 def evolve(backend, # any `cudal1_nb.generate.Backend`
            source:PromptSource, reward:KernelReward,
@@ -333,34 +266,6 @@ def read_rollouts(path:str|Path)->list:
             raise ValueError(f"{p}:{i + 1}: not a rollout ({e})") from None
     return out
 
-def _step_clock(reward:KernelReward):
-    """A TrainerCallback recording each optimizer step's wall time split into generation (the trainer's `_generate`, once
-    `attach`ed), reward (`reward`'s scoring: the trainer waits for it) and update (the rest: loss, backward, optimizer)."""
-    from transformers import TrainerCallback
-    class StepClock(TrainerCallback):
-        def __init__(self): self.times, self.t, self.gen_s = [], None, 0.0
-        def attach(self, trainer):
-            "Time the trainer's generation calls (TRL's `GRPOTrainer._generate`); without it generation counts as update."
-            inner = getattr(trainer, '_generate', None)
-            if inner is None: return trainer
-            def timed(*a, **kw):
-                t = time.time()
-                try: return inner(*a, **kw)
-                finally: self.gen_s += time.time() - t
-            trainer._generate = timed
-            return trainer
-        def on_step_begin(self, args, state, control, **kw): self.t, self.g0, self.r0 = time.time(), self.gen_s, reward.busy_s
-        def on_step_end(self, args, state, control, **kw):
-            if self.t is None: return
-            s, g, r = time.time() - self.t, self.gen_s - self.g0, reward.busy_s - self.r0
-            self.times.append(dict(step=state.global_step - 1, seconds=round(s, 3), generate_s=round(g, 3), reward_s=round(r, 3),
-                                   update_s=round(max(s - g - r, 0.0), 3)))
-    return StepClock()
-
-def _last_checkpoint(rd:Path)->str|None:
-    from transformers.trainer_utils import get_last_checkpoint
-    d = rd/'trainer'
-    return get_last_checkpoint(str(d)) if d.is_dir() else None
 
 # %% ../nbs/15_rl.ipynb #8479b1ca
 def run_rl(cfg:RLConfig, run_dir:str|Path, progress:bool=True)->dict:
@@ -376,7 +281,7 @@ def run_rl(cfg:RLConfig, run_dir:str|Path, progress:bool=True)->dict:
     init = find_policy(cfg.init) if not (cfg.mode == 'evolve' and cfg.backend) else None
     start_run('rl', cfg, rd)
     seed_everything(cfg.seed)
-    ckpt = _last_checkpoint(rd) if cfg.resume and cfg.mode == 'grpo' else None
+    ckpt = last_checkpoint(rd) if cfg.resume and cfg.mode == 'grpo' else None
     log = rd/'rollouts.jsonl'
     old = read_rollouts(log) if cfg.resume else []
     if ckpt:   # steps after the checkpoint are redone: drop their rollouts
@@ -403,11 +308,13 @@ def run_rl(cfg:RLConfig, run_dir:str|Path, progress:bool=True)->dict:
     held_out(0)
     if cfg.mode == 'grpo':
         from cudal1_nb.sft import _budget_callback
-        clock = _step_clock(reward)
-        tr = make_grpo_trainer(cfg, model, tok, PromptSource(train, plan, cfg.db, devname, cfg.seed), reward, rd,
+        clock = step_clock(reward)
+        tr = make_grpo_trainer(cfg, model, tok, prompt_dataset(PromptSource(train, plan, cfg.db, devname, cfg.seed)), reward, rd,
                                callbacks=(_budget_callback(cfg.time_budget_s), clock))
         clock.attach(tr)
-        tr.train(resume_from_checkpoint=ckpt)
+        try: tr.train(resume_from_checkpoint=ckpt)
+        finally:
+            if hasattr(tr, 'drain'): tr.drain()   # an overlapping trainer's last batch: judged and logged, not trained on
         model = tr.model
         tr.save_model(str(rd/'model')); tok.save_pretrained(str(rd/'model'))
         last = tr.state.global_step
