@@ -12,7 +12,7 @@ from .reward import KernelReward, message_text
 
 # %% auto #0
 __all__ = ['grpo_args', 'policy_backend', 'make_grpo_trainer', 'engine_grpo_trainer', 'overlap_grpo_trainer', 'step_clock',
-           'last_checkpoint']
+           'last_checkpoint', 'check_checkpoint']
 
 # %% ../nbs/15_grpo.ipynb #40d508fc
 def grpo_args(cfg, # the stage's `cudal1_nb.rl.RLConfig`
@@ -189,3 +189,26 @@ def last_checkpoint(rd:Path, # a run directory
     from transformers.trainer_utils import get_last_checkpoint
     d = rd/'trainer'
     return get_last_checkpoint(str(d)) if d.is_dir() else None
+
+# %% ../nbs/15_grpo.ipynb #82826f86
+def check_checkpoint(ckpt:str|Path|None, # a TRL checkpoint to resume from (None: nothing to check)
+                     policy:str|Path, # the policy's model directory the run starts from (`cudal1_nb.checkpoint.find_policy`)
+                    ):
+    """Refuse (`ValueError`) a checkpoint that was not trained from `policy`'s base: an adapter of another base model,
+    an adapter where the policy is a whole model (or the reverse), or a whole model of another shape."""
+    import json
+    if not ckpt: return
+    c, p = Path(ckpt), Path(policy)
+    ca, pa = c/'adapter_config.json', p/'adapter_config.json'
+    what = lambda a: 'an adapter' if a.exists() else 'a whole model'
+    fix = "start a new run directory, or give the init policy that run started from"
+    if ca.exists() != pa.exists(): raise ValueError(f"checkpoint {c} holds {what(ca)} but the policy {p} is {what(pa)}: a checkpoint of another base; {fix}")
+    if ca.exists():
+        norm = lambda b: str(Path(b).resolve()) if b and Path(b).exists() else b
+        b1, b2 = (norm(json.loads(f.read_text()).get('base_model_name_or_path')) for f in (ca, pa))
+        if b1 != b2: raise ValueError(f"checkpoint {c} is an adapter of another base ({b1!r}) than the policy {p} ({b2!r}); {fix}")
+        return
+    keys = ('model_type', 'vocab_size', 'hidden_size', 'num_hidden_layers', 'num_attention_heads')
+    if (c/'config.json').exists() and (p/'config.json').exists():
+        g1, g2 = ({k: json.loads(f.read_text()).get(k) for k in keys} for f in (c/'config.json', p/'config.json'))
+        if g1 != g2: raise ValueError(f"checkpoint {c} is a model of another base ({g1}) than the policy {p} ({g2}); {fix}")

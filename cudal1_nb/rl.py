@@ -19,7 +19,7 @@ from .stats import gmean, speedup_interval, conservative_speedup
 from .exemplars import BucketSampler, make_sampler
 from .checkpoint import find_policy, load_policy, trained_form
 from .reward import SMOOTHINGS, RewardConfig, base_reward, group_normalise, Rollout, KernelReward
-from .grpo import grpo_args, policy_backend, make_grpo_trainer, engine_grpo_trainer, overlap_grpo_trainer, step_clock, last_checkpoint
+from .grpo import grpo_args, policy_backend, make_grpo_trainer, engine_grpo_trainer, overlap_grpo_trainer, step_clock, last_checkpoint, check_checkpoint
 from .eval import harness_version
 _all_ = ['SMOOTHINGS', 'RewardConfig', 'base_reward', 'group_normalise', 'Rollout', 'KernelReward', 'harness_version',   # the reward's and the trainer's,
          'grpo_args', 'policy_backend', 'make_grpo_trainer', 'engine_grpo_trainer', 'overlap_grpo_trainer']   # as they were here
@@ -279,9 +279,10 @@ def run_rl(cfg:RLConfig, run_dir:str|Path, progress:bool=True)->dict:
     train = split_tasks(tasks, cfg.split, cfg.ids)
     held = split_tasks(tasks, 'held-out') if cfg.split == 'train' and cfg.held_out_samples else []
     init = find_policy(cfg.init) if not (cfg.mode == 'evolve' and cfg.backend) else None
+    ckpt = last_checkpoint(rd) if cfg.resume and cfg.mode == 'grpo' else None
+    if init is not None: check_checkpoint(ckpt, init)   # before anything is written: a checkpoint of another base is refused
     start_run('rl', cfg, rd)
     seed_everything(cfg.seed)
-    ckpt = last_checkpoint(rd) if cfg.resume and cfg.mode == 'grpo' else None
     log = rd/'rollouts.jsonl'
     old = read_rollouts(log) if cfg.resume else []
     if ckpt:   # steps after the checkpoint are redone: drop their rollouts
