@@ -62,7 +62,7 @@ class CollectConfig(StageConfig):
     def eval_config(self)->EvalConfig:
         return verification_config(self.seed, self.budget_s, self.workers)
     def gen_config(self, round_:int):
-        from cudal1_nb.generate import GenConfig
+        from cudal1_nb.backend import GenConfig
         return GenConfig(max_new_tokens=self.max_new_tokens, temperature=self.temperature, top_p=self.top_p, seed=self.seed + 1000 * round_)
 
 # %% ../nbs/11_collect.ipynb #150352e0

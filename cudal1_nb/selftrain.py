@@ -114,7 +114,8 @@ def contrastive_rows(kept:list, # [(Candidate, EvalResult)] the programs to trai
 # %% ../nbs/14_selftrain.ipynb #7e01594a
 def sample_round(model, tok, tasks:list, cfg:SelfTrainConfig, rnd:int, policy:str, store=None, progress:bool=True)->tuple:
     "Sample `cfg.samples` answers per task, judge them: ([(Candidate, EvalResult)], failure counts by reason)."
-    from cudal1_nb.generate import HFBackend, GenConfig
+    from cudal1_nb.hf_backend import HFBackend
+    from cudal1_nb.backend import GenConfig
     from cudal1_nb.prompts import optimize_prompt
     from cudal1_nb.rollout import Ask, propose
     from cudal1_nb.verify import verify, verification_config
