@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from .core import DEVICE_RE, judging_on, StageConfig, Task, Candidate, EvalResult, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table
 from .eval import EvalConfig
-from .prompts import optimize_prompt, parse_response, fence, OPTIMIZE_FORMS
+from .prompts import optimize_prompt, fence, OPTIMIZE_FORMS
+from .parse import parse_response
 from .verify import verify, verification_config, write_pairs, read_pairs
 from .rollout import Ask, propose
 from .tasks import load_tasks, split_tasks

@@ -11,7 +11,8 @@ from __future__ import annotations
 import collections
 from dataclasses import dataclass, field
 from .core import Task, Candidate, code_hash
-from .prompts import Prompt, parse_response, reason_kind
+from .prompts import Prompt
+from .parse import parse_response, reason_kind
 
 # %% auto #0
 __all__ = ['Ask', 'parse_candidate', 'propose']

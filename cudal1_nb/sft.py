@@ -16,7 +16,7 @@ from .core import DEVICE_RE, TRAIN_DEVICE_RE, judging_on, training_on, StageConf
 from .store import Store
 from .tasks import load_tasks, split_of, split_tasks
 from .augment import latest_run
-from .prompts import parse_response
+from .parse import parse_response
 
 # %% auto #0
 __all__ = ['CPU_PRECISIONS', 'TINY_CPU_STEPS_PER_S', 'LONG_ANSWERS', 'SFTStageConfig', 'cpu_precision_args', 'train_tokenizer',
