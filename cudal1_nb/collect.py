@@ -11,7 +11,8 @@ from __future__ import annotations
 import os, re, sys, json, time, collections
 from dataclasses import dataclass
 from pathlib import Path
-from .core import DEVICE_RE, judging_on, StageConfig, Task, Candidate, EvalResult, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table
+from .core import StageConfig, Task, Candidate, EvalResult, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table
+from .gpus import DEVICE_RE, judging_on
 from .eval import EvalConfig
 from .prompts import optimize_prompt, fence, OPTIMIZE_FORMS
 from .parse import parse_response

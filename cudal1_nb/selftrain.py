@@ -11,7 +11,9 @@ from __future__ import annotations
 import os, re, sys, json, time, math, collections, shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
-from .core import DEVICE_RE, TRAIN_DEVICE_RE, judging_on, training_on, StageConfig, Candidate, EvalResult, code_hash, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table, seed_everything, counted_speedup
+from .core import (StageConfig, Candidate, EvalResult, code_hash, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table,
+                   seed_everything, counted_speedup)
+from .gpus import DEVICE_RE, TRAIN_DEVICE_RE, judging_on, training_on
 from .stats import gmean, speedup_interval, conservative_speedup
 from .exemplars import BucketSampler
 from .checkpoint import find_policy, load_policy

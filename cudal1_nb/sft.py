@@ -12,10 +12,11 @@ from __future__ import annotations
 import os, re, sys, json, time, math, warnings, collections
 from dataclasses import dataclass
 from pathlib import Path
-from .core import DEVICE_RE, TRAIN_DEVICE_RE, judging_on, training_on, StageConfig, Candidate, EvalResult, code_hash, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table, seed_everything
+from .core import (StageConfig, Candidate, EvalResult, code_hash, new_run_dir, save_config, start_run, finish_run, latest_run, atomic_write,
+                   print_table, seed_everything)
+from .gpus import DEVICE_RE, TRAIN_DEVICE_RE, judging_on, training_on
 from .store import Store
 from .tasks import load_tasks, split_of, split_tasks
-from .augment import latest_run
 from .parse import parse_response
 
 # %% auto #0
