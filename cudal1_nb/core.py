@@ -7,7 +7,7 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/core.html.md"""
 
 # %% ../nbs/00_core.ipynb #2ba17642
 from __future__ import annotations
-import os, json, hashlib, random, time, subprocess, datetime, math, re, typing
+import json, hashlib, random, time, subprocess, datetime, math, re, typing
 from dataclasses import dataclass, field, fields, asdict, replace, MISSING
 from pathlib import Path
 from .paths import ENV_BASE, ENV_DATA, PKG_DIR, get_base_dir, repo_root, data_dir, atomic_write, read_data
