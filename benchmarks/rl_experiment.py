@@ -172,11 +172,11 @@ def shared_judge(device:str, eval_device:str)->str|None:
     ('cuda:0,cuda:1'). The device lock keeps one arm's judging apart from another's, not from the other arms'
     generation and updates: arms that train on a GPU that times programs slow those timings (a launch-bound program's
     synced time then exceeds its event time, and the `unjoined_stream` check flags honest programs)."""
-    from cudal1_nb.core import _pick
+    from cudal1_nb.gpus import pick_gpu
     for d in device.split(','):
         trains_on_gpu = d == 'auto' or d.startswith('cuda')   # 'auto' trains on the first GPU when there is one
         for e in eval_device.split(','):
-            if trains_on_gpu and e.startswith('cuda') and _pick(d.replace('auto', 'cuda'), None) == _pick(e, None):
+            if trains_on_gpu and e.startswith('cuda') and pick_gpu(d.replace('auto', 'cuda'), None) == pick_gpu(e, None):
                 return (f"arms train on {d} and programs are timed on {e}, the same GPU: one arm's timings would run "
                         f"beside the others' generation and updates; run the arms one at a time (--parallel 1) or judge on another GPU "
                         f"(-p eval_device cuda:N)")

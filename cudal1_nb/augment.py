@@ -10,15 +10,17 @@ from __future__ import annotations
 import ast, re, json, random, time, builtins
 from dataclasses import dataclass
 from pathlib import Path
-from .core import DEVICE_RE, judging_on, StageConfig, Candidate, EvalResult, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table, get_base_dir
+from .core import StageConfig, Candidate, EvalResult, new_run_dir, save_config, start_run, finish_run, latest_run, atomic_write, print_table
+from .gpus import DEVICE_RE, judging_on
 from .prompts import OPTIMIZE_FORMS
 from .verify import verify, verification_config, read_pairs, write_pairs
 from .store import Store
 from .tasks import load_tasks
 from .collect import sft_rows, save_dataset
+_all_ = ['latest_run']   # `cudal1_nb.core`'s, as it was here
 
 # %% auto #0
-__all__ = ['REWRITES', 'rewrite', 'augment_candidates', 'AugmentConfig', 'latest_run', 'read_collected', 'run_augment']
+__all__ = ['REWRITES', 'rewrite', 'augment_candidates', 'AugmentConfig', 'read_collected', 'run_augment', 'latest_run']
 
 # %% ../nbs/12_augment.ipynb #b40a689a
 REWRITES = ('strip', 'locals', 'helpers', 'imports')
@@ -132,12 +134,6 @@ class AugmentConfig(StageConfig):
     def validate(self):
         if self.n < 0: raise ValueError("n must be >= 0")
         if not re.fullmatch(DEVICE_RE, self.eval_device): raise ValueError(f"eval_device must be 'cpu', 'cuda' or 'cuda:N', got {self.eval_device!r}")
-
-def latest_run(stage:str)->Path:
-    "The newest finished run directory of a stage under the base directory (`cudal1_nb.core.finish_run` marked it done)."
-    runs = sorted((get_base_dir()/'runs'/stage).glob('*/done.json'), key=lambda p: p.stat().st_mtime)
-    if not runs: raise FileNotFoundError(f"no finished '{stage}' run under {get_base_dir()/'runs'/stage}; run `cudal1 stage {stage}` first")
-    return runs[-1].parent
 
 def read_collected(run:str|Path)->list[tuple]:
     "[(Candidate, EvalResult)] of a collection run's `collected.jsonl`."

@@ -9,7 +9,7 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/checkpoint.html.md"""
 from __future__ import annotations
 import json
 from pathlib import Path
-from .augment import latest_run
+from .core import latest_run
 
 # %% auto #0
 __all__ = ['find_policy', 'load_policy', 'trained_form']

@@ -11,9 +11,11 @@ from __future__ import annotations
 import os, re, sys, json, time, collections
 from dataclasses import dataclass
 from pathlib import Path
-from .core import DEVICE_RE, judging_on, StageConfig, Task, Candidate, EvalResult, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table
+from .core import StageConfig, Task, Candidate, EvalResult, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table
+from .gpus import DEVICE_RE, judging_on
 from .eval import EvalConfig
-from .prompts import optimize_prompt, parse_response, fence, OPTIMIZE_FORMS
+from .prompts import optimize_prompt, fence, OPTIMIZE_FORMS
+from .parse import parse_response
 from .verify import verify, verification_config, write_pairs, read_pairs
 from .rollout import Ask, propose
 from .tasks import load_tasks, split_tasks
@@ -62,7 +64,7 @@ class CollectConfig(StageConfig):
     def eval_config(self)->EvalConfig:
         return verification_config(self.seed, self.budget_s, self.workers)
     def gen_config(self, round_:int):
-        from cudal1_nb.generate import GenConfig
+        from cudal1_nb.backend import GenConfig
         return GenConfig(max_new_tokens=self.max_new_tokens, temperature=self.temperature, top_p=self.top_p, seed=self.seed + 1000 * round_)
 
 # %% ../nbs/11_collect.ipynb #150352e0

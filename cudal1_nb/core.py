@@ -1,4 +1,5 @@
-"""Records, paths, seeds and the stage-config convention every other module builds on.
+"""The records every module passes around (`Task`, `Candidate`, `EvalResult`), hashes and seeds, the stage-config
+convention and the run protocol.
 
 Docs: https://cudal1-nb.github.io/cudal1_nb/core.html.md"""
 
@@ -6,80 +7,41 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/core.html.md"""
 
 # %% ../nbs/00_core.ipynb #2ba17642
 from __future__ import annotations
-import os, json, hashlib, random, time, subprocess, datetime, math, re, tempfile, typing
+import json, hashlib, random, time, subprocess, datetime, math, re, typing
 from dataclasses import dataclass, field, fields, asdict, replace, MISSING
 from pathlib import Path
+from .paths import ENV_BASE, ENV_DATA, PKG_DIR, get_base_dir, repo_root, data_dir, atomic_write, read_data
+from .params import coerce_param
+from .gpus import DEVICE_RE, TRAIN_DEVICE_RE, GPUS_ENV, visible_gpus, judging_on, training_on
+_all_ = ['ENV_BASE', 'ENV_DATA', 'PKG_DIR', 'get_base_dir', 'repo_root', 'data_dir', 'atomic_write', 'read_data',   # `cudal1_nb.paths`
+         'DEVICE_RE', 'TRAIN_DEVICE_RE', 'GPUS_ENV', 'visible_gpus', 'judging_on', 'training_on']   # `cudal1_nb.gpus`: as they were here
 
 # %% auto #0
-__all__ = ['ENV_BASE', 'ENV_DATA', 'ENV_SERVE_URL', 'ENV_SERVE_TOKEN', 'PKG_DIR', 'STAGES', 'VERDICTS', 'BASELINES', 'KINDS',
-           'DEVICE_RE', 'TRAIN_DEVICE_RE', 'GPUS_ENV', 'DONE_FILE', 'get_base_dir', 'repo_root', 'data_dir',
-           'atomic_write', 'read_data', 'code_hash', 'short_hash', 'seed_everything', 'secret_seed', 'mix_seed',
-           'git_info', 'print_table', 'Record', 'Task', 'Candidate', 'Timing', 'EvalResult', 'counted_speedup',
-           'StageConfig', 'visible_gpus', 'judging_on', 'training_on', 'new_run_dir', 'save_config', 'load_config',
-           'start_run', 'finish_run', 'run_problem', 'completed_run']
+__all__ = ['ENV_SERVE_URL', 'ENV_SERVE_TOKEN', 'STAGES', 'VERDICTS', 'BASELINES', 'KINDS', 'DONE_FILE', 'code_hash', 'short_hash',
+           'seed_everything', 'secret_seed', 'mix_seed', 'git_info', 'print_table', 'Record', 'Task', 'Candidate',
+           'Timing', 'EvalResult', 'counted_speedup', 'StageConfig', 'new_run_dir', 'save_config', 'load_config',
+           'start_run', 'finish_run', 'run_problem', 'completed_run', 'latest_run', 'ENV_BASE', 'ENV_DATA', 'PKG_DIR',
+           'get_base_dir', 'repo_root', 'data_dir', 'atomic_write', 'read_data', 'DEVICE_RE', 'TRAIN_DEVICE_RE',
+           'GPUS_ENV', 'visible_gpus', 'judging_on', 'training_on']
 
-# %% ../nbs/00_core.ipynb #bbde6d73
-ENV_BASE, ENV_DATA = 'CUDAL1_BASE_DIR', 'CUDAL1_DATA_DIR'
-ENV_SERVE_URL, ENV_SERVE_TOKEN = 'CUDAL1_SERVE_URL', 'CUDAL1_SERVE_TOKEN'   # the reward service's address and a bearer token for it (`cudal1_nb.serve`, `cudal1_nb.client`)
-PKG_DIR = Path(__file__).resolve().parent if '__file__' in globals() else Path.cwd()
-
-def get_base_dir(create:bool=True, # make the directory if it is missing
-                )->Path:           # `$CUDAL1_BASE_DIR` or `~/.cache/cudal1_nb`
-    "Root directory of every artifact the workbench writes."
-    p = Path(os.environ.get(ENV_BASE) or Path.home()/'.cache'/'cudal1_nb').expanduser().resolve()
-    if create: p.mkdir(parents=True, exist_ok=True)
-    return p
-
-def repo_root()->Path|None:
-    "The checkout this package runs from, if it runs from one (editable install or `PYTHONPATH`)."
-    for p in (PKG_DIR.parent, Path.cwd(), *Path.cwd().parents):
-        if (p/'pyproject.toml').exists() and (p/'cudal1_nb').is_dir(): return p
-    return None
-
-def data_dir()->Path:
-    "Bundled data: `$CUDAL1_DATA_DIR`, else the repository's `data/` folder."
-    if os.environ.get(ENV_DATA): return Path(os.environ[ENV_DATA]).expanduser().resolve()
-    r = repo_root()
-    if r is None or not (r/'data').is_dir():
-        raise FileNotFoundError(f"cudal1_nb's data/ folder was not found next to {PKG_DIR}; install with `pip install -e .` "
-                                f"from a checkout, or set ${ENV_DATA}")
-    return r/'data'
-
-# %% ../nbs/00_core.ipynb #2d3fe3c4
-def atomic_write(path:str|Path, # file to write
-                 data:str|bytes, # its whole new content
-                )->Path:
-    "Write `data` to `path` atomically (temp file + fsync + rename)."
-    path = Path(path); path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f'.{path.name}.', suffix='.tmp')
-    try:
-        with os.fdopen(fd, 'wb') as f:
-            f.write(data.encode() if isinstance(data, str) else data); f.flush(); os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True); raise
-    return path
-
-# %% ../nbs/00_core.ipynb #0bdae5a5
-def read_data(path:str|Path, # a file; one whose name ends in `.gz` is gunzipped
-             )->bytes:
-    "The content of `path`, decompressed when its name ends in `.gz`; a damaged gzip file raises `ValueError` naming it."
-    import gzip
-    path = Path(path)
-    if path.suffix != '.gz': return path.read_bytes()
-    try: return gzip.decompress(path.read_bytes())
-    except (OSError, EOFError) as e: raise ValueError(f"{path}: not a readable gzip file ({e})") from None
+# %% ../nbs/00_core.ipynb #bbde6d74
+# the reward service's address and a bearer token for it (`cudal1_nb.serve`, `cudal1_nb.client`)
+ENV_SERVE_URL, ENV_SERVE_TOKEN = 'CUDAL1_SERVE_URL', 'CUDAL1_SERVE_TOKEN'
 
 # %% ../nbs/00_core.ipynb #72b091c5
-def code_hash(code:str)->str:
+def code_hash(code:str, # a program's exact text
+             )->str:
     "SHA-256 of a program's exact text (hex)."
     return hashlib.sha256(code.encode('utf-8', 'surrogatepass')).hexdigest()
 
-def short_hash(*parts, n:int=16)->str:
+def short_hash(*parts,   # JSON-serialisable values (others as their `str`)
+               n:int=16, # hex digits kept
+              )->str:
     "A short stable id from JSON-serialisable parts."
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()[:n]
 
-def seed_everything(seed:int)->int:
+def seed_everything(seed:int, # the seed of every generator
+                   )->int:
     "Seed Python's, NumPy's (if imported) and torch's (if imported) generators."
     random.seed(seed)
     import sys
@@ -91,12 +53,15 @@ def secret_seed()->int:
     "A seed from the OS's entropy pool, unpredictable to code running later."
     return random.SystemRandom().randrange(2**62)
 
-def mix_seed(secret:int, *public)->int:
+def mix_seed(secret:int, # a secret seed (`secret_seed`)
+             *public,     # public labels: trial number, phase...
+            )->int:
     "Derive a 62-bit seed from a secret seed and public labels (trial number, phase...)."
     return int(short_hash(secret, *public, n=16), 16) % 2**62
 
 # %% ../nbs/00_core.ipynb #2537cc82
-def git_info(path:str|Path|None=None)->dict:
+def git_info(path:str|Path|None=None, # a folder in the checkout (default: this package's repository)
+            )->dict:
     "Git SHA and dirty flag of the checkout at `path` (default: this package's repository), or Nones."
     path = Path(path) if path else (repo_root() or Path.cwd())
     def _git(*a):
@@ -132,9 +97,11 @@ def _jsonable(o):
 class Record:
     "Mixin: JSON round trip with strict field checking, and a compact notebook repr."
     def to_dict(self)->dict: return {f.name: _jsonable(getattr(self, f.name)) for f in fields(self)}
-    def to_json(self, **kw)->str: return json.dumps(self.to_dict(), **kw)
+    def to_json(self, **kw, # passed to `json.dumps`, e.g. `indent`
+               )->str: return json.dumps(self.to_dict(), **kw)
     @classmethod
-    def from_dict(cls, d:dict):
+    def from_dict(cls, d:dict, # the record's fields (a record of the class is returned as it is)
+                 ):
         if isinstance(d, cls): return d
         if not isinstance(d, dict): raise TypeError(f"{cls.__name__}.from_dict needs a dict, got {type(d).__name__}")
         names = {f.name for f in fields(cls)}
@@ -143,7 +110,8 @@ class Record:
         if missing := [k for k in req if k not in d]: raise ValueError(f"{cls.__name__}: missing field(s) {missing}")
         return cls(**d)
     @classmethod
-    def from_json(cls, s:str): return cls.from_dict(json.loads(s))
+    def from_json(cls, s:str, # the JSON of the record's fields
+                 ): return cls.from_dict(json.loads(s))
 
 # %% ../nbs/00_core.ipynb #e9cc892e
 def _md_code(code:str, lang='python', max_lines:int=40)->str:
@@ -160,7 +128,7 @@ class Task(Record):
     name: str    # human name, e.g. 'Square_matrix_multiplication_'
     code: str    # the reference program's source
     source: str = ''  # where it was read from: a path, or 'file.jsonl:row'
-    meta: dict = field(default_factory=dict)
+    meta: dict = field(default_factory=dict)  # anything else a source recorded about it
     id: str = ''      # '{suite}/L{level}/{num}', filled in when empty
     def __post_init__(self):
         for k, t in (('suite', str), ('name', str), ('code', str), ('source', str)):
@@ -192,7 +160,7 @@ class Candidate(Record):
     parent_ids: tuple = ()  # ids of the candidates it was derived from (contrastive exemplars, edited variant)
     prompt: str = ''   # the prompt that produced it, if any
     analysis: str = '' # the model's performance analysis / algorithm design text, if any
-    meta: dict = field(default_factory=dict)
+    meta: dict = field(default_factory=dict)  # anything else a stage recorded about it
     id: str = ''       # content id, filled in when empty
     def __post_init__(self):
         if not isinstance(self.code, str): raise TypeError(f"Candidate.code must be str, got {type(self.code).__name__}")
@@ -204,7 +172,8 @@ class Candidate(Record):
     @property
     def code_hash(self)->str: return code_hash(self.code)
     def __repr__(self):
-        return f"Candidate({self.id!r}, task={self.task_id!r}, name={self.name!r}, stage={self.stage!r}, origin={self.origin!r}, parents={list(self.parent_ids)})"
+        return (f"Candidate({self.id!r}, task={self.task_id!r}, name={self.name!r}, stage={self.stage!r}, origin={self.origin!r}, "
+                f"parents={list(self.parent_ids)})")
     def _repr_markdown_(self):
         par = ', '.join(f'`{p}`' for p in self.parent_ids) or '—'
         return (f"**Candidate `{self.id}`** {self.name} for `{self.task_id}` · stage {self.stage} · origin {self.origin or '?'} "
@@ -222,14 +191,15 @@ def _legacy_failure(verdict:str, reason:str)->str:
 @dataclass
 class Timing(Record):
     "Summary of repeated timings of one program, in milliseconds."
-    median_ms: float
-    iqr_ms: float = 0.0
-    n: int = 0
-    mean_ms: float|None = None
+    median_ms: float               # the median
+    iqr_ms: float = 0.0            # its interquartile range
+    n: int = 0                     # timings summarised
+    mean_ms: float|None = None     # the mean, when recorded
     ci_low_ms: float|None = None   # confidence interval of the median
     ci_high_ms: float|None = None
     def __post_init__(self):
-        if not (isinstance(self.median_ms, (int, float)) and self.median_ms >= 0): raise ValueError(f"Timing.median_ms must be >= 0, got {self.median_ms!r}")
+        if not (isinstance(self.median_ms, (int, float)) and self.median_ms >= 0):
+            raise ValueError(f"Timing.median_ms must be >= 0, got {self.median_ms!r}")
 
 def _finite_pos(x): return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x > 0
 
@@ -237,9 +207,9 @@ def _finite_pos(x): return isinstance(x, (int, float)) and not isinstance(x, boo
 class EvalResult(Record):
     "The harness's verdict, timings and speedups for one candidate (or a published score)."
     candidate_id: str|None  # None for a published score whose release has no code
-    task_id: str
+    task_id: str            # the `Task.id` it is about
     verdict: str|None = None   # one of `VERDICTS`; None for published scores
-    correct: bool|None = None
+    correct: bool|None = None  # whether the outputs matched the reference's (None: not checked)
     speedups: dict = field(default_factory=dict)  # baseline name -> baseline time / candidate time
     timings: dict = field(default_factory=dict)   # 'candidate' or baseline name -> Timing
     flags: list = field(default_factory=list)     # named warnings, e.g. 'global_flags_changed'
@@ -247,24 +217,29 @@ class EvalResult(Record):
     device: str = ''    # where it was measured ('cpu', 'NVIDIA H100 80GB HBM3') or the release's label ('h100')
     kind: str = 'measured'  # 'measured' or 'published'
     env: dict = field(default_factory=dict)  # torch / cuda / python versions, threads, host
-    meta: dict = field(default_factory=dict)
+    meta: dict = field(default_factory=dict)  # anything else the harness or a release recorded
     created: float = 0.0    # unix time, filled in when 0
-    failure: str = ''   # whose failure a verdict other than 'ok' is: 'candidate', or 'harness' (it says nothing of the candidate); '' for 'ok'
+    # whose failure a verdict other than 'ok' is: 'candidate', or 'harness' (it says nothing of the candidate); '' for 'ok'
+    failure: str = ''
     def __post_init__(self):
-        if self.verdict is not None and self.verdict not in VERDICTS: raise ValueError(f"EvalResult.verdict {self.verdict!r} is not one of {VERDICTS}")
+        if self.verdict is not None and self.verdict not in VERDICTS:
+            raise ValueError(f"EvalResult.verdict {self.verdict!r} is not one of {VERDICTS}")
         if self.kind not in KINDS: raise ValueError(f"EvalResult.kind {self.kind!r} is not one of {KINDS}")
         if self.kind == 'measured' and self.verdict is None: raise ValueError("a measured EvalResult needs a verdict")
         for b, s in self.speedups.items():
-            if s is not None and not _finite_pos(s): raise ValueError(f"EvalResult.speedups[{b!r}] must be a positive finite number or None, got {s!r}")
+            if s is not None and not _finite_pos(s):
+                raise ValueError(f"EvalResult.speedups[{b!r}] must be a positive finite number or None, got {s!r}")
         self.timings = {k: Timing.from_dict(v) for k, v in self.timings.items()}
         self.flags = list(self.flags)
         if '\n' in self.reason: self.reason = ' '.join(self.reason.split())
         if not self.created: self.created = time.time()
-        if self.failure not in ('', 'candidate', 'harness'): raise ValueError(f"EvalResult.failure must be '', 'candidate' or 'harness', got {self.failure!r}")
+        if self.failure not in ('', 'candidate', 'harness'):
+            raise ValueError(f"EvalResult.failure must be '', 'candidate' or 'harness', got {self.failure!r}")
         if not self.failure and self.kind == 'measured' and self.verdict != 'ok': self.failure = _legacy_failure(self.verdict, self.reason)
     @property
     def ok(self)->bool: return self.verdict == 'ok'
-    def speedup(self, baseline:str='eager')->float|None: return self.speedups.get(baseline)
+    def speedup(self, baseline:str='eager', # a key of `speedups`
+               )->float|None: return self.speedups.get(baseline)
     def __repr__(self):
         sp = ', '.join(f"{k}={v:.3g}x" for k, v in self.speedups.items() if v is not None)
         return f"EvalResult({self.verdict or self.kind}, task={self.task_id!r}, cand={self.candidate_id!r}, {sp or 'no speedup'}, flags={self.flags})"
@@ -290,71 +265,33 @@ def counted_speedup(r:EvalResult|None, # a measured or published result (None: n
     return r.speedups.get(baseline)
 
 # %% ../nbs/00_core.ipynb #9cb469d4
-def _coerce(name, tp, v):
-    "Coerce a papermill / command-line value `v` to the annotated type `tp` of field `name`."
-    o = typing.get_origin(tp)
-    if o is typing.Union or type(tp).__name__ == 'UnionType':
-        args = typing.get_args(tp)
-        if v is None and type(None) in args: return None
-        errs = []
-        for a in args:
-            if a is type(None): continue
-            try: return _coerce(name, a, v)
-            except (TypeError, ValueError) as e: errs.append(str(e))
-        raise ValueError(f"parameter {name!r}: {v!r} fits none of {args}")
-    if tp is bool:
-        if isinstance(v, bool): return v
-        if isinstance(v, str) and v.lower() in ('true', '1', 'yes', 'false', '0', 'no'): return v.lower() in ('true', '1', 'yes')
-        if isinstance(v, int) and v in (0, 1): return bool(v)
-        raise ValueError(f"parameter {name!r} must be a bool, got {v!r}")
-    if tp is int:
-        if isinstance(v, bool): raise ValueError(f"parameter {name!r} must be an int, got {v!r}")
-        if isinstance(v, int): return v
-        if isinstance(v, float) and v.is_integer(): return int(v)
-        if isinstance(v, str) and re.fullmatch(r'[+-]?\d+', v.strip()): return int(v)
-        raise ValueError(f"parameter {name!r} must be an int, got {v!r}")
-    if tp is float:
-        if isinstance(v, (int, float)) and not isinstance(v, bool): return float(v)
-        if isinstance(v, str):
-            try: return float(v)
-            except ValueError: pass
-        raise ValueError(f"parameter {name!r} must be a number, got {v!r}")
-    if tp is str:
-        if isinstance(v, str): return v
-        raise ValueError(f"parameter {name!r} must be a string, got {v!r}")
-    if tp is tuple or o is tuple:
-        if isinstance(v, str): v = [s for s in v.split(',') if s] if v else []
-        if not isinstance(v, (list, tuple)): raise ValueError(f"parameter {name!r} must be a list, got {v!r}")
-        args = typing.get_args(tp)
-        return tuple(_coerce(name, args[0], x) for x in v) if args and args[-1] is Ellipsis else tuple(v)
-    if tp is dict or o is dict:
-        if isinstance(v, str): v = json.loads(v)
-        if not isinstance(v, dict): raise ValueError(f"parameter {name!r} must be a dict, got {v!r}")
-        return dict(v)
-    return v
-
 @dataclass(frozen=True)
 class StageConfig:
     "Base of every stage's frozen config."
     seed: int = 0   # seed for everything the stage draws at random
     aliases: typing.ClassVar[dict] = {}  # earlier name -> current field: still accepted by `from_params`, with a warning
-    follows: typing.ClassVar[dict] = {}  # field -> the field whose given value it takes when it is not given itself (a name whose meaning moved), with a warning
+    # field -> the field whose given value it takes when it is not given itself (a name whose meaning moved), with a warning
+    follows: typing.ClassVar[dict] = {}
     def __post_init__(self):
         hints = typing.get_type_hints(type(self))
-        for f in fields(self): object.__setattr__(self, f.name, _coerce(f.name, hints[f.name], getattr(self, f.name)))
+        for f in fields(self): object.__setattr__(self, f.name, coerce_param(f.name, hints[f.name], getattr(self, f.name)))
         self.validate()
     def validate(self):
         "Raise `ValueError` naming a bad value; subclasses extend it."
     @classmethod
-    def from_params(cls, params:dict|None=None, **kw):
+    def from_params(cls, params:dict|None=None, # a papermill `parameters` dict (values as papermill or the command line give them)
+                    **kw,                       # overrides of `params`
+                   ):
         "Build from a papermill `parameters` dict and keyword overrides; unknown keys are an error."
         d = cls.current_names({**(params or {}), **kw})
         names = [f.name for f in fields(cls)]
         if bad := sorted(set(d) - set(names)): raise ValueError(f"{cls.__name__}: unknown parameter(s) {bad}; known: {names}")
         return cls(**d)
     @classmethod
-    def current_names(cls, d:dict)->dict:
-        "`d` with earlier names (`aliases`) renamed and moved meanings (`follows`) filled in, a `FutureWarning` for each; both names given is an error."
+    def current_names(cls, d:dict, # parameters by name, earlier names included
+                     )->dict:
+        """`d` with earlier names (`aliases`) renamed and moved meanings (`follows`) filled in, a `FutureWarning` for each;
+        both names given is an error."""
         import warnings
         d = dict(d)
         for old, new in cls.aliases.items():
@@ -369,84 +306,6 @@ class StageConfig:
                 d[f] = d[src]
         return d
     def to_dict(self)->dict: return _jsonable(asdict(self))
-
-# %% ../nbs/00_core.ipynb #a1d0e7c1
-DEVICE_RE = r'cpu|cuda(:\d+)?'   # a device every stage config accepts (training devices add 'auto')
-TRAIN_DEVICE_RE = r'auto|' + DEVICE_RE   # where a model trains and samples ('auto': a GPU when torch sees one)
-GPUS_ENV = 'CUDAL1_GPUS'   # the GPUs a process could use before `training_on` left torch only the model's, as CUDA_VISIBLE_DEVICES names them
-
-def _gpu_list(s:str|None)->list|None: return None if s is None else [v.strip() for v in s.split(',') if v.strip()]
-
-def visible_gpus(env:dict|None=None, # an environment (default: this process's)
-                )->list|None:
-    "The GPUs this process may hand out, as CUDA_VISIBLE_DEVICES names them (also after `training_on` left torch only the model's); None: all of the host's."
-    env = os.environ if env is None else env
-    return _gpu_list(env.get(GPUS_ENV, env.get('CUDA_VISIBLE_DEVICES')))
-
-def _pick(device:str, vis:list|None)->str:
-    "GPU N of `vis` ('cuda' is N = 0) as CUDA_VISIBLE_DEVICES names it; a clear error past the end."
-    n = int(device.partition(':')[2] or 0)
-    if vis is not None and n >= len(vis): raise ValueError(f"{device}: only {len(vis)} GPU(s) are visible (CUDA_VISIBLE_DEVICES={','.join(vis)!r})")
-    return vis[n] if vis is not None else str(n)
-
-import contextlib
-@contextlib.contextmanager
-def judging_on(device:str, # 'cpu', 'cuda' (the first visible GPU) or 'cuda:N' (visible GPU N)
-              ):
-    """Yield the device the harness takes ('cpu' or 'cuda'); for 'cuda:N', the harness's jobs see only GPU N meanwhile (it
-    gives them the first visible GPU). GPUs are counted in `visible_gpus`: a trainer left with its own GPU by
-    `training_on` still judges on the others."""
-    if not re.fullmatch(DEVICE_RE, device): raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:N', got {device!r}")
-    kind, _, n = device.partition(':')
-    if kind == 'cpu' or not (n or GPUS_ENV in os.environ): yield kind; return
-    old = os.environ.get('CUDA_VISIBLE_DEVICES')
-    os.environ['CUDA_VISIBLE_DEVICES'] = _pick(device, visible_gpus())
-    try: yield kind
-    finally:
-        if old is None: os.environ.pop('CUDA_VISIBLE_DEVICES', None)
-        else: os.environ['CUDA_VISIBLE_DEVICES'] = old
-
-# %% ../nbs/00_core.ipynb #a7e7c009
-def _narrowed(device:str, # 'cuda' or 'cuda:N'
-              env:dict, # the process's environment (read, not changed)
-              count:int, # the GPUs torch sees when CUDA_VISIBLE_DEVICES is not set
-             )->dict:
-    "The variables `training_on` sets: CUDA_VISIBLE_DEVICES the model's GPU alone, `GPUS_ENV` the GPUs the process could use before."
-    vis = visible_gpus(env)
-    if vis is None: vis = [str(i) for i in range(count)]
-    return {'CUDA_VISIBLE_DEVICES': _pick(device, vis), GPUS_ENV: ','.join(vis)}
-
-def training_on(device:str, # where the model trains and samples: 'auto', 'cpu', 'cuda' (the first visible GPU) or 'cuda:N'
-               )->str:
-    """Leave torch in this process only the GPU the model trains and samples on, before CUDA starts, and return 'cpu' or
-    'cuda' (which then means that GPU). TRL's trainers refuse to run with several GPUs visible (`nn.DataParallel`);
-    the harness still judges on the others (`judging_on` counts the GPUs the process had). Once CUDA has started the GPUs
-    are fixed: a request it cannot meet then is an error naming the fix."""
-    if not re.fullmatch(TRAIN_DEVICE_RE, device): raise ValueError(f"device must be 'auto', 'cpu', 'cuda' or 'cuda:N', got {device!r}")
-    if device == 'cpu': return 'cpu'
-    import torch
-    want = 'cuda' if device == 'auto' else device
-    if torch.cuda.is_initialized():
-        k, env = torch.cuda.device_count(), os.environ.get('CUDA_VISIBLE_DEVICES')
-        if k == 1 and (want in ('cuda', 'cuda:0') and GPUS_ENV not in os.environ or GPUS_ENV in os.environ and _pick(want, visible_gpus()) == env): return 'cuda'
-        raise ValueError(f"device {device!r}: CUDA has already started in this process with {k} GPU(s) visible (CUDA_VISIBLE_DEVICES={env!r}); "
-                         f"a trainer needs the one it trains on alone: choose the device before any CUDA work, or set CUDA_VISIBLE_DEVICES before Python starts")
-    count = torch.cuda.device_count()   # NVML's count: CUDA does not start
-    vis = visible_gpus()
-    if not (len(vis) if vis is not None else count):
-        if device == 'auto': return 'cpu'
-        raise ValueError(f"device {device!r}: torch sees no GPU")
-    before = {k: os.environ.get(k) for k in ('CUDA_VISIBLE_DEVICES', GPUS_ENV)}
-    os.environ.update(_narrowed(want, os.environ, count))
-    seen = torch._C._cuda_getDeviceCount()   # the driver's own count: it reads CUDA_VISIBLE_DEVICES once, when it starts
-    if seen > 1:   # something in this process had started it before (torch.cuda.is_available() does)
-        for k, v in before.items():
-            if v is None: os.environ.pop(k, None)
-            else: os.environ[k] = v
-        raise ValueError(f"device {device!r}: CUDA had already started in this process with {seen} GPUs visible; a trainer needs the one it "
-                         f"trains on alone: choose the device before any CUDA call, or set CUDA_VISIBLE_DEVICES before Python starts")
-    return 'cuda' if seen or device != 'auto' else 'cpu'
-
 
 # %% ../nbs/00_core.ipynb #c007f7b6
 def new_run_dir(stage:str, # stage name, e.g. 'sft'
@@ -521,7 +380,8 @@ def finish_run(run_dir:str|Path, # the run directory `start_run` gave
                                                outputs=_outputs(rd)), indent=1) + '\n')
     return summary
 
-def run_problem(run_dir:str|Path)->str:
+def run_problem(run_dir:str|Path, # a run directory `start_run` gave
+               )->str:
     "Why the run in `run_dir` is not complete ('' when it is): no completion mark, or an output missing or changed."
     rd = Path(run_dir)
     try: done = json.loads((rd/DONE_FILE).read_text()); json.loads((rd/'summary.json').read_text())
@@ -533,6 +393,15 @@ def run_problem(run_dir:str|Path)->str:
         if p.stat().st_size != size or _digest(p) != h: return f"output {rel} changed since the run finished"
     return ''
 
-def completed_run(run_dir:str|Path)->dict|None:
+def completed_run(run_dir:str|Path, # a run directory `start_run` gave
+                 )->dict|None:
     "The summary of a finished run whose outputs are all present and unchanged, else None."
     return None if run_problem(run_dir) else json.loads((Path(run_dir)/'summary.json').read_text())
+
+# %% ../nbs/00_core.ipynb #c6cd284e
+def latest_run(stage:str, # the stage's name, e.g. 'collect'
+              )->Path:
+    "The newest finished run directory of a stage under the base directory (`finish_run` marked it done)."
+    runs = sorted((get_base_dir()/'runs'/stage).glob(f'*/{DONE_FILE}'), key=lambda p: p.stat().st_mtime)
+    if not runs: raise FileNotFoundError(f"no finished '{stage}' run under {get_base_dir()/'runs'/stage}; run `cudal1 stage {stage}` first")
+    return runs[-1].parent

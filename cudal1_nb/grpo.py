@@ -82,7 +82,7 @@ def engine_grpo_trainer():
         def rollout_engine(self):
             "The inference copy's `HFBackend`, holding the policy's current weights (bf16 on a GPU, as `HFBackend` samples)."
             import copy, torch
-            from cudal1_nb.generate import _torch_dtype
+            from cudal1_nb.hf_backend import torch_dtype
             policy = self.accelerator.unwrap_model(self.model)
             if self._engine is None:
                 m = copy.deepcopy(policy).eval().requires_grad_(False)
@@ -92,7 +92,7 @@ def engine_grpo_trainer():
                 if getattr(m, 'is_activation_checkpointing' if new else 'is_gradient_checkpointing', False):
                     (m.activation_checkpointing_disable if new else m.gradient_checkpointing_disable)()
                 m.config.use_cache = True
-                if next(m.parameters()).device.type == 'cuda': m = m.to(_torch_dtype(torch, None, 'cuda'))
+                if next(m.parameters()).device.type == 'cuda': m = m.to(torch_dtype(torch, None, 'cuda'))
                 self._engine = policy_backend(m, self.processing_class, 'policy:engine')
             elif self._engine_step != self.state.global_step:
                 with torch.no_grad():

@@ -1,6 +1,5 @@
-"""Versioned prompt templates (the stage-1 optimisation prompt in three phrasings, and the stage-3 contrastive prompt
-with scored exemplars) and a robust parser that pulls the `ModelNew` program and the analysis sections out of a
-model's response, or says exactly why it cannot.
+"""Versioned prompt templates -- the stage-1 optimisation prompt in three phrasings, and the stage-3 contrastive prompt
+with scored exemplars -- each rendered into a `Prompt` record that names its template.
 
 Docs: https://cudal1-nb.github.io/cudal1_nb/prompts.html.md"""
 
@@ -8,13 +7,16 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/prompts.html.md"""
 
 # %% ../nbs/05_prompts.ipynb #d63be06e
 from __future__ import annotations
-import ast, re, string, warnings
+import re, string
 from dataclasses import dataclass
 from .core import Task, Candidate, EvalResult, code_hash, short_hash, counted_speedup
+from .parse import PARSE_REASONS, PY_LANGS, Parsed, reason_kind, parse_response
+_all_ = ['PARSE_REASONS', 'PY_LANGS', 'Parsed', 'reason_kind', 'parse_response']   # the parser, importable from here as before
 
 # %% auto #0
-__all__ = ['PROMPTS', 'CONTRASTIVE_KINDS', 'OPTIMIZE_FORMS', 'RELEASED', 'PARSE_REASONS', 'PY_LANGS', 'Template', 'add_template',
-           'Prompt', 'fence', 'optimize_prompt', 'contrastive_prompt', 'Parsed', 'reason_kind', 'parse_response']
+__all__ = ['PROMPTS', 'CONTRASTIVE_KINDS', 'OPTIMIZE_FORMS', 'RELEASED', 'Template', 'add_template', 'fence', 'Prompt',
+           'optimize_prompt', 'contrastive_prompt', 'PARSE_REASONS', 'PY_LANGS', 'Parsed', 'reason_kind',
+           'parse_response']
 
 # %% ../nbs/05_prompts.ipynb #f782659d
 _ID = re.compile(r'(?P<kind>[a-z][a-z0-9]*(?:-[a-z0-9]+)*)/v(?P<v>[1-9]\d*)')
@@ -30,19 +32,23 @@ class Template:
         if not m: raise ValueError(f"Template id {self.id!r} must look like '<kind>/v<N>', e.g. 'optimize/v1'")
         if self.kind != m['kind']: raise ValueError(f"Template {self.id!r}: kind {self.kind!r} differs from the id's {m['kind']!r}")
         if not isinstance(self.text, str) or not self.text.strip(): raise ValueError(f"Template {self.id!r} has no text")
-        if not string.Template(self.text).is_valid(): raise ValueError(f"Template {self.id!r}: a '$' that names no variable (write '$$' for a dollar)")
+        if not string.Template(self.text).is_valid():
+            raise ValueError(f"Template {self.id!r}: a '$' that names no variable (write '$$' for a dollar)")
     @property
     def names(self)->tuple:
         "The variables the text uses, in order of first use."
         return tuple(string.Template(self.text).get_identifiers())
     @property
     def sha(self)->str: return code_hash(self.text)[:16]
-    def render(self, **kw)->str:
+    def render(self, **kw, # a str for every `$name` the text uses, and nothing else
+              )->str:
         "The text with every `$name` replaced by `kw[name]` (values are inserted verbatim)."
         need = set(self.names)
         if miss := sorted(need - set(kw)): raise ValueError(f"template {self.id!r}: missing variable(s) {miss}")
-        if extra := sorted(set(kw) - need): raise ValueError(f"template {self.id!r}: unknown variable(s) {extra}; it uses {sorted(need)}")
-        if bad := sorted(k for k, v in kw.items() if not isinstance(v, str)): raise ValueError(f"template {self.id!r}: variable(s) {bad} must be str")
+        if extra := sorted(set(kw) - need):
+            raise ValueError(f"template {self.id!r}: unknown variable(s) {extra}; it uses {sorted(need)}")
+        if bad := sorted(k for k, v in kw.items() if not isinstance(v, str)):
+            raise ValueError(f"template {self.id!r}: variable(s) {bad} must be str")
         return string.Template(self.text).substitute(kw)
 
 PROMPTS: dict[str, Template] = {}
@@ -243,19 +249,29 @@ unchanged; no patching of torch, of Python or of the benchmark's timing and comp
 
 Reply with a single complete ```python code block defining `ModelNew` with its imports and helpers (no `get_inputs` or \
 `get_init_inputs`)."""))
-CONTRASTIVE_KINDS = ('contrastive', 'contrastive-terse')   # the paper's full protocol, and the terse form (the stage-1 terse prompt plus the scored variants) for small models
+# the paper's full protocol, and the terse form (the stage-1 terse prompt plus the scored variants) for small models
+CONTRASTIVE_KINDS = ('contrastive', 'contrastive-terse')
 
 OPTIMIZE_FORMS = ('optimize/v1', 'optimize-terse/v1', 'optimize-steps/v1')   # stage-1 phrasings, for prompt augmentation
 RELEASED = {   # template id -> `Template.sha` of its released text: a released text never changes
     'device-cuda/v1': 'aba0a7b1f4a58a05', 'device-cpu/v1': '4ecde50e2321f118', 'optimize/v1': '10c1d02a9ac4a683',
-    'optimize-terse/v1': '73d7dd1218515f32', 'optimize-steps/v1': '37b904986709fdf9', 'contrastive/v1': 'dca54b3b1dcc9650', 'contrastive-terse/v1': 'c9e37f4d52f5eeeb',
+    'optimize-terse/v1': '73d7dd1218515f32', 'optimize-steps/v1': '37b904986709fdf9', 'contrastive/v1': 'dca54b3b1dcc9650',
+    'contrastive-terse/v1': 'c9e37f4d52f5eeeb',
 }
+
+# %% ../nbs/05_prompts.ipynb #f50c1a54
+def fence(code:str, # program text to put in a markdown code block
+          lang:str='python', # the fence's info string
+         )->str:
+    "`code` in a backtick fence longer than any backtick run inside it, so the code cannot close the fence."
+    n = max([3] + [len(r) + 1 for r in re.findall(r'`{3,}', code)])
+    return f"{'`'*n}{lang}\n{code.rstrip()}\n{'`'*n}"
 
 # %% ../nbs/05_prompts.ipynb #8c8fc65d
 @dataclass(frozen=True)
 class Prompt:
     "A rendered prompt: its text, the id of the template it came from, and a hash of the values substituted into it."
-    text: str
+    text: str          # the whole prompt, as the model is given it
     template_id: str   # the main template, e.g. 'optimize/v1'
     vars_hash: str     # `short_hash` of every substituted value: same id and hash, same text
     parts: tuple = ()  # ids of the fragment templates rendered into it, e.g. ('device-cuda/v1',)
@@ -267,12 +283,6 @@ def _device(device)->tuple:
     d = str(device).split(':')[0].lower()
     if d not in _DEVICES: raise ValueError(f"device {device!r}: use one of {sorted(_DEVICES)}")
     return _DEVICES[d]
-
-def fence(code:str, # program text to put in a markdown code block
-          lang:str='python')->str:
-    "`code` in a backtick fence longer than any backtick run inside it, so the code cannot close the fence."
-    n = max([3] + [len(r) + 1 for r in re.findall(r'`{3,}', code)])
-    return f"{'`'*n}{lang}\n{code.rstrip()}\n{'`'*n}"
 
 def _template(form:str, kinds:tuple)->Template:
     if form not in PROMPTS: raise ValueError(f"unknown template {form!r}; known: {sorted(PROMPTS)}")
@@ -306,7 +316,7 @@ def _exemplar_key(ce):
 def contrastive_prompt(task:Task, # the reference program
                        exemplars:list, # (Candidate, EvalResult) pairs for this task: earlier variants and their measurements
                        device:str='cuda', # 'cuda' or 'cpu'
-                       baseline:str='eager', # the speedup shown is `cudal1_nb.core.counted_speedup` over this baseline ('eager': the policy's matching one)
+                       baseline:str='eager', # the speedup shown: `counted_speedup` over it ('eager': the policy's matching baseline)
                        form:str='contrastive/v1', # a template of `CONTRASTIVE_KINDS`
                       )->Prompt:
     "The stage-3 prompt: task, reference, scored variants slowest first, the three-section protocol, requirements, restrictions."
@@ -331,172 +341,3 @@ def contrastive_prompt(task:Task, # the reference program
         else: head = f"speedup {s:.2f}x" + (f" (verdict: {e.verdict})" if e.verdict else ' (published score)')
         parts.append(f"### Variant {i}: {head}\n\n{fence(c.code)}")
     return _render(t, device, task_name=task.name, code_block=fence(code), n=str(len(rows)), exemplars='\n\n'.join(parts))
-
-# %% ../nbs/05_prompts.ipynb #584f7197
-PARSE_REASONS = ('empty response', 'unterminated think block', 'no code block', 'no python code block', 'unterminated code block',
-                 'syntax error in the code block', 'ModelNew is not a class', 'no ModelNew in any code block')
-PY_LANGS = ('', 'python', 'py', 'python3', 'py3')
-
-@dataclass(frozen=True)
-class Parsed:
-    "What `parse_response` found: the program (or None and why), the analysis and design sections, and notes."
-    code: str|None   # the `ModelNew` program, or None
-    analysis: str    # the 'Performance Analysis' section's text ('' if absent)
-    design: str      # the 'Algorithm Design' section's text ('' if absent)
-    reason: str      # '' when `code` is set; else '<kind>[: detail]' with the kind from `PARSE_REASONS`
-    notes: tuple = ()  # what was skipped or assumed on the way (a truncated last block, reasoning, no fence)
-    @property
-    def ok(self)->bool: return self.code is not None
-
-def reason_kind(reason:str, # a `Parsed.reason`
-               )->str:
-    "The kind of a parse failure (the text before the first ':'), one of `PARSE_REASONS`; '' for no failure."
-    if not reason: return ''
-    k = reason.split(':', 1)[0]
-    if k not in PARSE_REASONS: raise ValueError(f"{reason!r} is not a parse reason; kinds: {PARSE_REASONS}")
-    return k
-
-# %% ../nbs/05_prompts.ipynb #feeefc3c
-def _blank(s:str)->str: return '\n' * s.count('\n')
-
-def _strip_think(t:str)->tuple:
-    "(text with reasoning blanked line for line, notes, whether a <think> block never closed)."
-    notes, low = [], t.lower()
-    o, c = low.find('<think>'), low.find('</think>')
-    if c >= 0 and (o < 0 or c < o):   # the think block was opened by the prompt
-        t = _blank(t[:c]) + ' ' * len('</think>') + t[c + len('</think>'):]; notes.append('ignored the reasoning before </think>')
-    t, n = re.subn(r'<think>.*?</think>', lambda m: _blank(m[0]), t, flags=re.S | re.I)
-    if n: notes.append(f"ignored {n} <think> block{'s' if n > 1 else ''}")
-    o = t.lower().find('<think>')
-    if o >= 0: t = t[:o]; notes.append('ignored an unterminated <think> block (truncated while reasoning)')
-    return t, notes, o >= 0
-
-_OPEN = re.compile(r'^(?P<ind>[ \t]*)(?P<f>`{3,}|~{3,})(?P<info>.*)$')
-
-@dataclass
-class _Block:
-    lang: str; start: int; code: str; closed: bool   # `start`: 0-based line of the opening fence
-
-def _blocks(lines:list)->tuple:
-    "The fenced blocks of `lines`, and for each line whether it belongs to a block (fences included)."
-    out, inside, i = [], [False] * len(lines), 0
-    while i < len(lines):
-        m = _OPEN.match(lines[i])
-        if not m or (m['f'][0] == '`' and '`' in m['info']): i += 1; continue
-        f, ind, j = m['f'], len(m['ind']), i + 1
-        close = re.compile(rf'^[ \t]*{re.escape(f[0])}{{{len(f)},}}[ \t]*$')
-        while j < len(lines) and not close.match(lines[j]): j += 1
-        body = [l[min(ind, len(l) - len(l.lstrip(' \t'))):] for l in lines[i + 1:j]]
-        info = m['info'].strip().strip('{}').split()
-        out.append(_Block(info[0].lower().lstrip('.') if info else '', i, '\n'.join(body).strip('\n') + '\n', j < len(lines)))
-        for k in range(i, min(j + 1, len(lines))): inside[k] = True
-        i = j + 1
-    return out, inside
-
-def _bindings(stmts:list):
-    "(name, what, line) for every module-level binding, into top-level if/try/with/for/while bodies, not into defs."
-    for s in stmts:
-        if isinstance(s, ast.ClassDef): yield s.name, 'class', s.lineno; continue
-        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)): yield s.name, 'a function', s.lineno; continue
-        if isinstance(s, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            for tg in (s.targets if isinstance(s, ast.Assign) else [s.target]):
-                for n in ast.walk(tg):
-                    if isinstance(n, ast.Name): yield n.id, 'an assignment', s.lineno
-        if isinstance(s, (ast.Import, ast.ImportFrom)):
-            for a in s.names: yield (a.asname or a.name.split('.')[0]), 'an import', s.lineno
-        for k in ('body', 'orelse', 'finalbody'): yield from _bindings(getattr(s, k, []) or [])
-        for h in getattr(s, 'handlers', []) or []: yield from _bindings(h.body)
-
-def _check(code:str)->tuple:
-    "('ok', '') | ('syntax', 'line N: msg') | ('notclass', 'what at line N') | ('none', '') for one block's code."
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter('ignore')   # invalid escapes in kernel strings and the like
-            tree = ast.parse(code)
-    except (SyntaxError, ValueError) as e:   # a null byte is a ValueError or a SyntaxError without a line, by Python version
-        msg = getattr(e, 'msg', None) or str(e)
-        ln = code[:code.index('\0')].count('\n') + 1 if 'null byte' in msg and '\0' in code else getattr(e, 'lineno', None) or 1
-        return 'syntax', f"line {ln}: {msg}"
-    except (RecursionError, MemoryError): return 'syntax', "line 1: too deeply nested to parse"
-    b = [x for x in _bindings(tree.body) if x[0] == 'ModelNew']
-    if any(w == 'class' for _, w, _ in b): return 'ok', ''
-    if b: return 'notclass', f"{b[-1][1]} at line {b[-1][2]}"
-    return 'none', ''
-
-def _classes(blocks:list)->list:
-    seen = []
-    for b in blocks:
-        for n in re.findall(r'^class\s+([A-Za-z_]\w*)', b.code, re.M):
-            if n not in seen: seen.append(n)
-    return seen
-
-# %% ../nbs/05_prompts.ipynb #12668d79
-_EM = r'(?:\*\*|__|\*|_)?'
-_NUM = r'(?:(?:step|part|section)\s*)?(?:\d{1,2}|[ivx]{1,4}|[a-c])\s*[.):]|\(\s*(?:\d{1,2}|[ivx]{1,4}|[a-c])\s*\)'
-_TITLES = {'analysis': r'performance\s+analysis', 'design': r'algorithm(?:ic)?\s+design', 'code': r'code\s+implementation'}
-_HEAD = re.compile(rf"^[ \t]*(?P<h>#{{1,6}})?[ \t]*{_EM}\s*(?:{_NUM})?\s*{_EM}\s*(?:{'|'.join(f'(?P<{k}>{v})' for k, v in _TITLES.items())})"
-                   rf"\s*{_EM}\s*(?P<sep>[:\-–—])?\s*{_EM}[ \t]*(?P<rest>.*?)\s*$", re.I)
-_MDHEAD = re.compile(r'^[ \t]*(#{1,6})\s')
-
-def _heading(line:str):
-    "(kind, markdown level or 0, inline text) when `line` is a section heading, else None."
-    m = _HEAD.match(line)
-    if not m: return None
-    kind = next(k for k in _TITLES if m[k])
-    if m['h']: return kind, len(m['h']), ''
-    if m['rest'] and not m['sep'] and not re.search(r'\*\*|__', line[:m.start('rest')]): return None   # prose, not a heading
-    return kind, 0, m['rest']
-
-def _sections(lines:list, inside:list, stops:set)->dict:
-    "Text of the last 'analysis' and 'design' sections (see above); `stops` are lines that end any section."
-    heads = [(i, h) for i, l in enumerate(lines) if not inside[i] and (h := _heading(l))]
-    out = {}
-    for key in ('analysis', 'design'):
-        mine = [(i, h) for i, h in heads if h[0] == key]
-        if not mine: out[key] = ''; continue
-        i, (_, lvl, rest) = mine[-1]
-        j = i + 1
-        while j < len(lines) and j not in stops and not (not inside[j] and (_heading(lines[j]) or
-                (lvl and (m := _MDHEAD.match(lines[j])) and len(m[1]) <= lvl))): j += 1
-        out[key] = '\n'.join([rest] + lines[i + 1:j]).strip()
-    return out
-
-# %% ../nbs/05_prompts.ipynb #d085a5ea
-def parse_response(text:str|None, # a model's whole response (None counts as empty)
-                  )->Parsed:
-    "The `ModelNew` program of a response (the last complete Python block defining it), its analysis and design sections, or why not."
-    if text is not None and not isinstance(text, str): raise ValueError(f"parse_response needs a str, got {type(text).__name__}")
-    t = (text or '').replace('\r\n', '\n').replace('\r', '\n').lstrip('\ufeff')
-    if not t.strip(): return Parsed(None, '', '', 'empty response')
-    t, notes, cut = _strip_think(t)
-    lines = t.split('\n')
-    blocks, inside = _blocks(lines)
-    py = [b for b in blocks if b.lang in PY_LANGS]
-    checks = [_check(b.code) for b in py]
-    stops = {b.start for b in py if re.search(r'^[ \t]*class\s+ModelNew\b', b.code, re.M)}
-    sec = _sections(lines, inside, stops)
-    def fail(reason): return Parsed(None, sec['analysis'], sec['design'], reason, tuple(notes))
-    if not blocks:
-        if t.strip() and _check(t) == ('ok', ''):
-            return Parsed(t.strip('\n') + '\n', sec['analysis'], sec['design'], '', tuple(notes + ['no code fence: the whole response is the program']))
-        if cut: return fail('unterminated think block: the response ends inside <think> (truncated while reasoning?)')
-        return fail('no code block: the response has only reasoning' if not t.strip() else 'no code block')
-    if not py:
-        langs = ', '.join(dict.fromkeys(b.lang for b in blocks))
-        return fail(f"no python code block: languages: {langs}")
-    good = [k for k, (b, c) in enumerate(zip(py, checks)) if b.closed and c[0] == 'ok']
-    if good:
-        k = good[-1]
-        for b, c in zip(py[k + 1:], checks[k + 1:]):
-            if not b.closed: notes.append(f"the last code block (line {b.start + 1}) is unterminated (truncated generation); used the one at line {py[k].start + 1}")
-            elif c[0] == 'syntax' and 'ModelNew' in b.code: notes.append(f"a later block (line {b.start + 1}) has a syntax error ({c[1]}); used the one at line {py[k].start + 1}")
-            elif c[0] == 'notclass': notes.append(f"a later block (line {b.start + 1}) binds ModelNew to {c[1]}; used the one at line {py[k].start + 1}")
-        return Parsed(py[k].code, sec['analysis'], sec['design'], '', tuple(notes))
-    if not py[-1].closed: return fail(f"unterminated code block: the response ends inside the block opened at line {py[-1].start + 1}")
-    ment = [k for k, b in enumerate(py) if re.search(r'\bModelNew\b', b.code)]
-    if ment:
-        kind, detail = checks[ment[-1]]
-        if kind == 'syntax': return fail(f"syntax error in the code block: {detail}")
-        if kind == 'notclass': return fail(f"ModelNew is not a class: {detail}")
-    cls = _classes(py)
-    return fail("no ModelNew in any code block: " + (f"classes defined: {', '.join(cls)}" if cls else 'no classes defined'))

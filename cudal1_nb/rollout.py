@@ -11,7 +11,8 @@ from __future__ import annotations
 import collections
 from dataclasses import dataclass, field
 from .core import Task, Candidate, code_hash
-from .prompts import Prompt, parse_response, reason_kind
+from .prompts import Prompt
+from .parse import parse_response, reason_kind
 
 # %% auto #0
 __all__ = ['Ask', 'parse_candidate', 'propose']
@@ -45,9 +46,9 @@ def parse_candidate(ask:Ask, # the request the response answers
                      analysis=analysis, meta={**ask.meta, 'template_id': ask.prompt.template_id, 'notes': list(pr.notes)}), ''
 
 # %% ../nbs/06_rollout.ipynb #17d415a3
-def propose(backend, # a `cudal1_nb.generate.Backend`
+def propose(backend, # a `cudal1_nb.backend.Backend`
             asks:list, # `Ask`s; repeat one to get several samples of its prompt
-            gen, # `cudal1_nb.generate.GenConfig`: the sampling settings
+            gen, # `cudal1_nb.backend.GenConfig`: the sampling settings
             stage:str, # the candidates' stage
             origin:str, # the candidates' origin (usually `backend.name`)
             name:str='', # label given to every candidate

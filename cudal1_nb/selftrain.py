@@ -11,7 +11,9 @@ from __future__ import annotations
 import os, re, sys, json, time, math, collections, shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
-from .core import DEVICE_RE, TRAIN_DEVICE_RE, judging_on, training_on, StageConfig, Candidate, EvalResult, code_hash, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table, seed_everything, counted_speedup
+from .core import (StageConfig, Candidate, EvalResult, code_hash, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table,
+                   seed_everything, counted_speedup)
+from .gpus import DEVICE_RE, TRAIN_DEVICE_RE, judging_on, training_on
 from .stats import gmean, speedup_interval, conservative_speedup
 from .exemplars import BucketSampler
 from .checkpoint import find_policy, load_policy
@@ -114,7 +116,8 @@ def contrastive_rows(kept:list, # [(Candidate, EvalResult)] the programs to trai
 # %% ../nbs/14_selftrain.ipynb #7e01594a
 def sample_round(model, tok, tasks:list, cfg:SelfTrainConfig, rnd:int, policy:str, store=None, progress:bool=True)->tuple:
     "Sample `cfg.samples` answers per task, judge them: ([(Candidate, EvalResult)], failure counts by reason)."
-    from cudal1_nb.generate import HFBackend, GenConfig
+    from cudal1_nb.hf_backend import HFBackend
+    from cudal1_nb.backend import GenConfig
     from cudal1_nb.prompts import optimize_prompt
     from cudal1_nb.rollout import Ask, propose
     from cudal1_nb.verify import verify, verification_config

@@ -12,11 +12,12 @@ from __future__ import annotations
 import os, re, sys, json, time, math, warnings, collections
 from dataclasses import dataclass
 from pathlib import Path
-from .core import DEVICE_RE, TRAIN_DEVICE_RE, judging_on, training_on, StageConfig, Candidate, EvalResult, code_hash, new_run_dir, save_config, start_run, finish_run, atomic_write, print_table, seed_everything
+from .core import (StageConfig, Candidate, EvalResult, code_hash, new_run_dir, save_config, start_run, finish_run, latest_run, atomic_write,
+                   print_table, seed_everything)
+from .gpus import DEVICE_RE, TRAIN_DEVICE_RE, judging_on, training_on
 from .store import Store
 from .tasks import load_tasks, split_of, split_tasks
-from .augment import latest_run
-from .prompts import parse_response
+from .parse import parse_response
 
 # %% auto #0
 __all__ = ['CPU_PRECISIONS', 'TINY_CPU_STEPS_PER_S', 'LONG_ANSWERS', 'SFTStageConfig', 'cpu_precision_args', 'train_tokenizer',
@@ -64,7 +65,7 @@ class SFTStageConfig(StageConfig):
         if not re.fullmatch(TRAIN_DEVICE_RE, self.device) or not re.fullmatch(DEVICE_RE, self.eval_device):
             raise ValueError(f"device must be 'auto', 'cpu', 'cuda' or 'cuda:N' and eval_device 'cpu', 'cuda' or 'cuda:N'; got {self.device!r}, {self.eval_device!r}")
         if self.model:
-            from cudal1_nb.generate import check_model
+            from cudal1_nb.models import check_model
             check_model(self.model)
         if self.suite:
             from cudal1_nb.tasks import check_source
@@ -124,8 +125,8 @@ def _rate_callback(expected:float, # steps per second to expect (0: no check)
 # %% ../nbs/13_sft.ipynb #bf682cce
 def train_tokenizer(texts:list, # the corpus (prompts and completions)
                     vocab_size:int=2048):
-    "The tiny model's tokenizer: `cudal1_nb.generate.bpe_tokenizer` trained on `texts`, with its chat template."
-    from cudal1_nb.generate import bpe_tokenizer
+    "The tiny model's tokenizer: `cudal1_nb.tiny.bpe_tokenizer` trained on `texts`, with its chat template."
+    from cudal1_nb.tiny import bpe_tokenizer
     return bpe_tokenizer(texts, vocab_size)
 
 def tiny_llama(tok, hidden:int=128, layers:int=4, max_positions:int=4096, seed:int=0):
@@ -210,7 +211,7 @@ def build_model(cfg:SFTStageConfig, rows:list)->tuple:
         tok = train_tokenizer([r['prompt'] + r['completion'] for r in rows], cfg.vocab_size)
         return tiny_llama(tok, cfg.tiny_hidden, cfg.tiny_layers, seed=cfg.seed), tok, 'tiny'
     from transformers import AutoModelForCausalLM, AutoTokenizer
-    from cudal1_nb.generate import local_model
+    from cudal1_nb.models import local_model
     path = local_model(cfg.model)   # a directory or hub id as is; 'smollm2' or a .gguf file: its dequantised copy
     tok = AutoTokenizer.from_pretrained(path)
     if tok.pad_token is None: tok.pad_token = tok.eos_token
@@ -296,7 +297,8 @@ def train_sft(cfg:SFTStageConfig, rows:list, out_dir:str|Path)->tuple:
 def sample_and_judge(model, tok, tasks:list, cfg:SFTStageConfig, train_codes:set=frozenset(), store=None, name:str='sft',
                      progress:bool=True)->tuple:
     "Sample `eval_samples` answers per task, parse them, judge them with the harness. Returns (per-task rows, [(task id, Candidate|None, EvalResult|None, failure reason)])."
-    from cudal1_nb.generate import HFBackend, GenConfig
+    from cudal1_nb.hf_backend import HFBackend
+    from cudal1_nb.backend import GenConfig
     from cudal1_nb.prompts import optimize_prompt
     from cudal1_nb.rollout import Ask, propose
     from cudal1_nb.verify import verify, verification_config

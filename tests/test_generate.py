@@ -1,4 +1,5 @@
-"Tests of `cudal1_nb.generate`: the HF backend on a tiny model, the OpenAI-compatible backend against a scripted local server, replay and specs."
+"""Tests of the generation backends (`cudal1_nb.generate` and the modules it gathers): the HF backend on a tiny model,
+the OpenAI-compatible backend against a scripted local server, replay and specs."""
 import json, os, socket, threading, time, multiprocessing as mp
 from contextlib import contextmanager
 from dataclasses import asdict
@@ -7,8 +8,13 @@ from pathlib import Path
 import pytest
 import asyncio
 import cudal1_nb.generate as G
-from cudal1_nb.generate import (GenConfig, Backend, HFBackend, OpenAIBackend, ReplayBackend, make_backend, make_tiny_lm,
-                                replay_key, local_model, smollm2_gguf, run_coro)
+from cudal1_nb.backend import GenConfig, Backend
+from cudal1_nb.replay import ReplayBackend, replay_key
+from cudal1_nb.tiny import make_tiny_lm
+from cudal1_nb.hf_backend import HFBackend
+from cudal1_nb.openai_backend import OpenAIBackend, run_coro
+from cudal1_nb.models import local_model, smollm2_gguf
+from cudal1_nb.generate import make_backend
 
 HOT = GenConfig(max_new_tokens=10, temperature=1.0, seed=0)
 GREEDY = GenConfig(max_new_tokens=10, temperature=0)
@@ -82,12 +88,20 @@ def test_hf_lazy_and_bad_args(tmp_path):
     with pytest.raises(ValueError, match='got one string'): b.generate('write a kernel')
     with pytest.raises(FileNotFoundError, match='no GGUF file at'): HFBackend(tmp_path/'model.gguf').generate(['x'])
 
-# --- GGUF models: now in cudal1_nb.models (tests/test_models.py); the names are still importable from here ----------
+# --- the names of `cudal1_nb.generate`: each backend in a module of its own, every name still importable from generate ---
 
-def test_gguf_names_still_import_from_generate():
-    import cudal1_nb.models as M
-    assert (G.local_model, G.smollm2_gguf, G.GGUF_MODELS, G.gguf_to_hf, G.check_model) == (M.local_model, M.smollm2_gguf, M.GGUF_MODELS, M.gguf_to_hf, M.check_model)
-    assert {'local_model', 'smollm2_gguf', 'GGUF_MODELS', 'gguf_to_hf', 'check_model'} <= set(G.__all__)
+GENERATE_NAMES = {   # defining module -> the names `cudal1_nb.generate` exported before its backends had modules of their own
+    'backend': ['GenConfig', 'Backend', 'check_prompts', 'chat_messages'], 'replay': ['replay_key', 'ReplayBackend'],
+    'tiny': ['TINY_CHAT_TEMPLATE', 'TINY_SPECIALS', 'bpe_tokenizer', 'make_tiny_lm'],
+    'hf_backend': ['GPU_BATCH_SIZE', 'STATIC_LEN_STEP', 'GPU_BATCH_TOKENS', 'HFBackend', 'plan_batches'],
+    'openai_backend': ['run_coro', 'OpenAIBackend'], 'models': ['GGUF_MODELS', 'smollm2_gguf', 'gguf_to_hf', 'local_model', 'check_model']}
+
+def test_generate_names_still_import_from_generate():
+    import importlib
+    for mod, names in GENERATE_NAMES.items():
+        m = importlib.import_module(f'cudal1_nb.{mod}')
+        for n in names: assert getattr(G, n) is getattr(m, n), (mod, n)
+    assert set(G.__all__) == {'make_backend'} | {n for ns in GENERATE_NAMES.values() for n in ns}
 
 # --- replay -----------------------------------------------------------------------------------------------------------
 
@@ -207,7 +221,8 @@ def test_genconfig_validation():
 class Script:
     "What the server does, call by call, and what it saw."
     def __init__(self, n429=0, retry_after='0', n500=0, always=None, delay=0.0, slow_first=0.0, null=False, by_prompt={}):
-        self.n429, self.retry_after, self.n500, self.always, self.delay, self.slow_first, self.null = n429, retry_after, n500, always, delay, slow_first, null
+        self.n429, self.retry_after, self.n500, self.always = n429, retry_after, n500, always
+        self.delay, self.slow_first, self.null = delay, slow_first, null
         self.by_prompt = by_prompt     # prompt -> (delay, status, message)
         self.calls, self.lock, self.inflight, self.max_inflight = [], threading.Lock(), 0, 0
 
@@ -231,7 +246,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self.reply(code, dict(error=dict(message=msg)), {'Retry-After': s.retry_after})
             time.sleep(s.delay * (len(prompt) % 4))               # uneven delays: requests finish out of order
             self.reply(200, dict(id='c1', object='chat.completion', created=0, model=body['model'],
-                                 choices=[dict(index=0, finish_reason='stop', message=dict(role='assistant', content=None if s.null else prompt[::-1]))]))
+                                 choices=[dict(index=0, finish_reason='stop',
+                                               message=dict(role='assistant', content=None if s.null else prompt[::-1]))]))
         finally:
             with s.lock: s.inflight -= 1
 
@@ -327,7 +343,7 @@ def test_openai_retries_429_and_500():
     t = [c['t'] for c in s.calls]
     assert len(t) == 4                                             # 429, 429, 500, then the answer
     assert t[1] - t[0] >= 0.28 and t[2] - t[1] >= 0.28             # Retry-After honoured
-    assert 1.45 <= t[3] - t[2] < 3                                 # 500 without Retry-After, third attempt: the client's backoff, 0.5 s * 2**2 less <= 25 %
+    assert 1.45 <= t[3] - t[2] < 3            # 500 without Retry-After, third attempt: the client's backoff, 0.5 s * 2**2 less <= 25 %
     assert [c['headers']['x-stainless-retry-count'] for c in s.calls] == ['0', '1', '2', '3']
 
 def test_openai_400_fails_at_once_without_the_key(monkeypatch):

