@@ -351,7 +351,21 @@ def state(self:KernelEnv, episode_id:str)->Episode:
         self.episodes.put([ep])
     return ep
 
-# %% ../nbs/06c_env.ipynb #7e96dbfc
+# %% ../nbs/06c_env.ipynb #175d1d63
+@patch
+def end(self:KernelEnv, episode_id:str, # the episode
+        why:str='ended by its client', # what a later step on it is told
+       )->Episode:
+    "End an episode that is not over (its turns stay); a step being judged is not cut short (an `EpisodeError`)."
+    with self.lock:
+        if episode_id in self.busy: raise EpisodeError(f"a step of episode {episode_id!r} is being judged: end it after its answer", 409)
+        ep = self.state(episode_id)
+        if not ep.done:
+            ep.done, ep.end, ep.why, ep.updated = True, 'ended', why, time.time()
+            self.episodes.put([ep])
+    return ep
+
+# %% ../nbs/06c_env.ipynb #60cb937a
 def _win(env:KernelEnv, r:Turn)->bool: return r.verdict == 'ok' and r.counted is not None and r.counted > env.cfg.win_speedup
 
 @patch
