@@ -124,6 +124,7 @@ class Observation(Record):
     counted:float|None = None
     ci:list = field(default_factory=list)
     template_id:str = ''      # the first prompt's template
+    max_turns:int = 0         # the episode's turn limit
 
 # %% ../nbs/06c_env.ipynb #d3e251ba
 REFINE = Template('refine/v1', 'refine', """\
@@ -339,7 +340,7 @@ def observe(self:KernelEnv, ep)->Observation:
     last = ep.turns[-1] if ep.turns else None
     return Observation(ep.id, ep.task_id, len(ep.turns), '' if ep.done else text, msgs, last.feedback if last else '',
                        last.reward if last else None, ep.done, ep.end, last.verdict if last else '', last.speedup if last else None,
-                       last.counted if last else None, list(last.ci) if last else [], ep.template_id)
+                       last.counted if last else None, list(last.ci) if last else [], ep.template_id, ep.max_turns)
 
 @patch
 def state(self:KernelEnv, episode_id:str)->Episode:
