@@ -249,7 +249,7 @@ class KernelEnv:
         self.judges, self.scoring, self.busy, self.rng = {}, {}, set(), random.Random(cfg.seed)   # judge slot -> KernelReward, its lock; episodes stepping
         self.lock, self.leader, self.queue = threading.RLock(), threading.Lock(), []
         self.started = time.time()
-        if not cfg.resume: self._end_open("the environment was restarted and does not resume episodes (resume=False): reset to start a new one")
+        if not cfg.resume: self._end_open("the environment was restarted and does not resume episodes (resume=False)")
     def __enter__(self): return self
     def __exit__(self, *a): self.close()
     def close(self):
