@@ -251,6 +251,16 @@ def test_examples(served):
     assert out['verdicts'] == ['unparsed', 'ok'] and out['done'] and out['end'] == 'win'
 
 
+def test_trl_environment_example():
+    "TRL's environment mode (`environment_factory=KernelToolEnv`) trains two steps of a tiny model on an in-process KernelEnv."
+    pytest.importorskip('trl')
+    env = {k: v for k, v in os.environ.items() if k != 'CUDAL1_ENV_URL'}
+    r = subprocess.run([sys.executable, str(ROOT/'examples'/'trl_environment.py')], capture_output=True, text=True, timeout=600, env=env, cwd=ROOT)
+    assert r.returncode == 0, r.stderr[-3000:]
+    out = json.loads(r.stdout.strip().splitlines()[-1])
+    assert out['steps'] == 2 and out['env_reward'] == [-2.5, -2.5]   # a random model never submits: the floor of an episode without a program
+
+
 def _openenv_python()->str|None:
     "An interpreter with OpenEnv's client (`openenv-core`): $CUDAL1_OPENENV_PYTHON, else this one if it has it."
     if (p := os.environ.get('CUDAL1_OPENENV_PYTHON')): return p
