@@ -8,13 +8,13 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/env.html.md"""
 
 # %% ../nbs/06c_env.ipynb #a4e72bcb
 from __future__ import annotations
-import os, json, time, uuid, random, sqlite3, threading, contextlib
+import time, uuid, random, sqlite3, threading
 from concurrent.futures import Future
-from dataclasses import dataclass, field, replace, asdict
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from fastcore.basics import patch
-from .core import Record, Task, Candidate, EvalResult, StageConfig, get_base_dir, code_hash, DEVICE_RE
-from .prompts import Template, Prompt, optimize_prompt, contrastive_prompt, parse_response, fence, CONTRASTIVE_KINDS
+from .core import Record, Task, StageConfig, get_base_dir, code_hash, DEVICE_RE
+from .prompts import Template, optimize_prompt, contrastive_prompt, parse_response, fence, CONTRASTIVE_KINDS
 from .reward import RewardConfig, KernelReward, Rollout, worth
 from .exemplars import BucketSampler
 from .feedback import feedback
@@ -52,7 +52,8 @@ class EnvConfig(StageConfig):
         if self.on_cheat not in ON_CHEAT: raise ValueError(f"EnvConfig.on_cheat {self.on_cheat!r}: one of {ON_CHEAT}")
         import re
         if not re.fullmatch(DEVICE_RE, self.device): raise ValueError(f"EnvConfig.device must be 'cpu', 'cuda' or 'cuda:N', got {self.device!r}")
-        if self.history < 0 or self.max_completion < 1 or self.gather_s < 0: raise ValueError("EnvConfig: need history >= 0, max_completion >= 1, gather_s >= 0")
+        if self.history < 0 or self.max_completion < 1 or self.gather_s < 0:
+            raise ValueError("EnvConfig: need history >= 0, max_completion >= 1, gather_s >= 0")
         from cudal1_nb.prompts import PROMPTS
         if PROMPTS.get(self.form) is None or PROMPTS[self.form].kind not in ('optimize', 'optimize-terse', 'optimize-steps'):
             raise ValueError(f"EnvConfig.form {self.form!r} is not a stage-1 template")
@@ -109,7 +110,7 @@ class Episode(Record):
 
 @dataclass
 class Observation(Record):
-    "What `reset` and `step` answer: the next prompt (text and chat messages), the last answer's feedback and reward, and whether the episode is over."
+    "What `reset` and `step` answer: the next prompt (text and chat messages), the last answer's feedback and reward, whether it is over."
     episode_id:str
     task_id:str
     turn:int                  # turns taken so far
@@ -246,7 +247,8 @@ class KernelEnv:
         self.tasks, self.cfg = {t.id: t for t in tasks}, cfg
         self.rcfg, self.ecfg = cfg.reward_config(), cfg.eval_config()
         self.episodes = EpisodeStore(cfg.episodes or get_base_dir()/'env'/'episodes.sqlite')
-        self.judges, self.scoring, self.busy, self.rng = {}, {}, set(), random.Random(cfg.seed)   # judge slot -> KernelReward, its lock; episodes stepping
+        self.judges, self.scoring = {}, {}   # judge slot -> its KernelReward, and the lock its `score` calls take
+        self.busy, self.rng = set(), random.Random(cfg.seed)   # the episodes with a step being judged; exemplars' draws
         self.lock, self.leader, self.queue = threading.RLock(), threading.Lock(), []
         self.started = time.time()
         if not cfg.resume: self._end_open("the environment was restarted and does not resume episodes (resume=False)")
@@ -264,7 +266,8 @@ class KernelEnv:
         with self.lock:
             k = self.slot(turn)
             if k not in self.judges:
-                self.judges[k] = KernelReward(list(self.tasks.values()), self.rcfg, self.ecfg, self.cfg.device, db=self.cfg.db, run=self.cfg.run, arm='multi-turn')
+                self.judges[k] = KernelReward(list(self.tasks.values()), self.rcfg, self.ecfg, self.cfg.device, db=self.cfg.db,
+                                              run=self.cfg.run, arm='multi-turn')
                 self.scoring[k] = threading.Lock()
             return self.judges[k]
     def _end_open(self, why:str):
@@ -279,14 +282,15 @@ def _pairs_of(env:KernelEnv, task:Task, ids:list)->list:
     with Store(env.cfg.db or None) as st:
         cs = {i: st.get_candidate(i) for i in ids}
         if miss := [i for i, c in cs.items() if c is None]: raise EpisodeError(f"unknown exemplar candidate(s) {miss}: not in the variant store", 404)
-        if bad := [i for i, c in cs.items() if c.task_id != task.id]: raise EpisodeError(f"exemplar(s) {bad} are not programs of task {task.id!r}", 422)
+        if bad := [i for i, c in cs.items() if c.task_id != task.id]:
+            raise EpisodeError(f"exemplar(s) {bad} are not programs of task {task.id!r}", 422)
         got = st.measured(ids, env.reward_for(1).judge.device_name())
     if miss := [i for i in ids if i not in got]: raise EpisodeError(f"exemplar(s) {miss} have no measured result on this device", 422)
     return [(cs[i], got[i]) for i in ids]
 
 @patch
 def prompt_of(self:KernelEnv, task:Task, # the task
-              exemplars=None, # None: plain; (Candidate, EvalResult) pairs or candidate ids of the store: contrastive; 'auto': the bucket sampler over the store's correct programs
+              exemplars=None, # None: plain; (Candidate, EvalResult) pairs or candidate ids of the store: contrastive; 'auto': bucket-sampled
              )->tuple:
     "(Prompt, mode, exemplar ids) of a new episode of `task`: the existing prompt builders, `contrastive_prompt` when there are exemplars."
     dev = self.cfg.device.split(':')[0]
@@ -383,7 +387,8 @@ def _check_step(self:KernelEnv, eid:str, completion, turn:int|None)->tuple:
                 last = turn == len(ep.turns)
                 return ep, self.observe(replace(ep, turns=ep.turns[:turn], done=ep.done and last, end=ep.end if last else ''))
             raise EpisodeError(f"turn {turn} of episode {eid!r} was taken already, with another answer", 409)
-        if turn != len(ep.turns) + 1: raise EpisodeError(f"episode {eid!r} is at turn {len(ep.turns)}: the next step is turn {len(ep.turns) + 1}, not {turn}", 409)
+        if turn != len(ep.turns) + 1:
+            raise EpisodeError(f"episode {eid!r} is at turn {len(ep.turns)}: the next step is turn {len(ep.turns) + 1}, not {turn}", 409)
     if ep.done:
         how = {'win': 'won', 'turns': f"took its {ep.max_turns} turns", 'cheat': 'ended at a rejected program', 'ended': 'was ended'}[ep.end]
         raise EpisodeError(f"episode {eid!r} is over: it {how}" + (f" ({ep.why})" if ep.why else '') + "; reset to start another", 409)
@@ -398,7 +403,7 @@ def _judge_turns(self:KernelEnv, batch:list, # [(Episode, completion)] of one ju
     def keep(c, r): got[(c.task_id, c.code_hash)] = r
     prompts = [conversation(ep, self.cfg.history)[0] for ep, _ in batch]
     parents = [[*ep.exemplar_ids] + [t.candidate_id for t in ep.turns[-1:] if t.candidate_id] for ep, _ in batch]
-    with self.scoring[self.slot(n)]:   # one `score` at a time per reward (it is not made for concurrent calls); its `on_result` sees this call's results
+    with self.scoring[self.slot(n)]:   # one `score` at a time per reward (not made for concurrent calls): its `on_result` sees this call's results
         kr.on_result = keep
         try: ros = kr.score(prompts, [x for _, x in batch], [ep.task_id for ep, _ in batch], [','.join(p) for p in parents],
                             [ep.template_id for ep, _ in batch], step=batch[0][0].step, split=batch[0][0].split)
@@ -410,7 +415,8 @@ def _judge_turns(self:KernelEnv, batch:list, # [(Episode, completion)] of one ju
         r = got.get((ep.task_id, h)) if pr.ok else None
         if pr.ok and r is None: raise RuntimeError(f"the judge gave no result for episode {ep.id!r}'s program")
         fb, w = feedback(r, pr.reason, self.rcfg), worth(r, self.rcfg)
-        t = Turn(**{**ro.to_dict(), 'arm': ep.mode, 'reward': w.reward}, episode_id=ep.id, turn=len(ep.turns) + 1, feedback=fb.text, kind=fb.kind, code_hash=h)
+        t = Turn(**{**ro.to_dict(), 'arm': ep.mode, 'reward': w.reward}, episode_id=ep.id, turn=len(ep.turns) + 1, feedback=fb.text,
+                 kind=fb.kind, code_hash=h)
         t.win = _win(self, t)
         out.append(t)
     return out
@@ -420,7 +426,8 @@ def _advance(self:KernelEnv, ep:Episode, t:Turn)->Episode:
     "`ep` after turn `t`: done at a win, a cheat (with `on_cheat='end'`) or its last turn."
     ep = replace(ep, turns=ep.turns + [t], updated=time.time())
     if t.win: ep.done, ep.end, ep.why = True, 'win', f"turn {t.turn}: correct, counted speedup {t.counted:.2f}x > {self.cfg.win_speedup:g}x"
-    elif t.verdict == 'cheat' and self.cfg.on_cheat == 'end': ep.done, ep.end, ep.why = True, 'cheat', f"turn {t.turn}: rejected by the anti-cheat checks"
+    elif t.verdict == 'cheat' and self.cfg.on_cheat == 'end':
+        ep.done, ep.end, ep.why = True, 'cheat', f"turn {t.turn}: rejected by the anti-cheat checks"
     elif len(ep.turns) >= ep.max_turns: ep.done, ep.end, ep.why = True, 'turns', f"took its {ep.max_turns} turns"
     return ep
 

@@ -7,9 +7,9 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/envclient.html.md"""
 
 # %% ../nbs/15d_envclient.ipynb #e5b14f6c
 from __future__ import annotations
-import os, time, asyncio
+import os, time
 from .core import ENV_SERVE_TOKEN
-from .env import Observation, Episode, KernelEnv, discounted_returns
+from .env import Observation, Episode
 from .reward import RewardConfig
 from .client import ServiceError, retry_after
 
@@ -41,7 +41,7 @@ class EnvClient:
     def __exit__(self, *a): self.close()
     def close(self): self.http.close()
     def _call(self, method:str, path:str, **kw)->dict:
-        "One call, retried through lost connections (backoff 1 to 30 s), 429 and 503 (as `Retry-After` says) until `timeout_s`; a 4xx is a `ServiceError`."
+        "One call, retried through lost connections (backoff 1-30 s), 429 and 503 (as `Retry-After` says) until `timeout_s`; a 4xx: `ServiceError`."
         import httpx
         end, delay = time.monotonic() + self.timeout_s, 1.0
         while True:
@@ -63,7 +63,8 @@ def _reset(self:EnvClient, task_id:str|None=None, # a task of the server's suite
            resume:str|None=None, # continue this episode instead
            step:int=0, split:str='train')->Observation:
     "Start an episode (or resume one): its observation."
-    body = {k: v for k, v in dict(task_id=task_id, exemplars=exemplars, episode_id=episode_id, resume=resume, step=step, split=split).items() if v is not None}
+    body = dict(task_id=task_id, exemplars=exemplars, episode_id=episode_id, resume=resume, step=step, split=split)
+    body = {k: v for k, v in body.items() if v is not None}
     o = observation_of(self._call('POST', '/reset', json=body))
     self.turns[o.episode_id] = o.turn
     return o
@@ -118,7 +119,8 @@ class KernelToolEnv:
         if self.obs is not None and self.obs.done: return f"The episode is over ({self.obs.end}): no more submissions."
         self.obs = self.env.step(self.episode_id, answer)
         self.rewards.append(self.obs.reward)
-        over = f"\n\nThe episode is over ({self.obs.end})." if self.obs.done else f"\n\nYou may submit again (attempt {self.obs.turn + 1} of {self.obs.max_turns})."
+        o = self.obs
+        over = f"\n\nThe episode is over ({o.end})." if o.done else f"\n\nYou may submit again (attempt {o.turn + 1} of {o.max_turns})."
         return self.obs.feedback + over
     def get_reward(self)->float:
         "The episode's reward (see above)."

@@ -11,9 +11,8 @@ from __future__ import annotations
 import os, sys, json, time, hmac, random, asyncio, contextlib
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Literal
-from .core import StageConfig, get_base_dir, ENV_SERVE_TOKEN
+from .core import StageConfig, ENV_SERVE_TOKEN
 from .env import EnvConfig, KernelEnv, EpisodeError, Observation, Episode
 from .serve import load_tokens, token_path
 from fastapi import FastAPI, APIRouter, Request, WebSocket, WebSocketDisconnect, Query
@@ -31,7 +30,7 @@ class EnvServeConfig(StageConfig):
     host: str = '127.0.0.1'        # the address it binds: loopback unless told
     port: int = 8422               # its port (`cudal1 serve` listens on 8421)
     auth: bool = True              # require a bearer token (only a loopback server may run without)
-    token_file: str = ''           # tokens, as `cudal1 serve` reads them ('': BASE/serve/tokens, the reward service's; `$CUDAL1_SERVE_TOKEN` replaces the file)
+    token_file: str = ''           # tokens, as `cudal1 serve` reads them ('': the reward service's, BASE/serve/tokens; `$CUDAL1_SERVE_TOKEN` wins)
     max_body: int = 1 << 20        # bytes of a request body or a WebSocket message at most
     max_sessions: int = 256        # WebSocket sessions at once
     max_open: int = 4096           # episodes not over, all clients together
@@ -40,7 +39,8 @@ class EnvServeConfig(StageConfig):
     env: dict = field(default_factory=dict)  # fields of `EnvConfig` (max_turns, win_speedup, on_cheat, device, resume, episodes, db, reward, eval...)
     def validate(self):
         if not 0 <= self.port < 65536: raise ValueError(f"EnvServeConfig.port must be 0-65535, got {self.port}")
-        if min(self.max_body, self.max_sessions, self.max_open, self.max_open_per_client) < 1: raise ValueError("EnvServeConfig: the limits must be >= 1")
+        if min(self.max_body, self.max_sessions, self.max_open, self.max_open_per_client) < 1:
+            raise ValueError("EnvServeConfig: the limits must be >= 1")
         if not self.idle_s > 0: raise ValueError("EnvServeConfig.idle_s must be > 0")
         if not self.auth and not (self.host in ('localhost', '::1') or self.host.startswith('127.')):
             raise ValueError(f"EnvServeConfig: a server on {self.host!r} needs tokens (auth=True); only a loopback one may run without")
@@ -112,7 +112,9 @@ class EnvServer:
         if not self.cfg.auth: return 'anonymous'
         h = conn.headers.get('authorization', '')
         tok = h[7:].strip() if h[:7].lower() == 'bearer ' else conn.query_params.get('token') or conn.path_params.get('token', '')
-        if not tok: raise Refused(401, "missing token: send 'Authorization: Bearer TOKEN', or ?token=TOKEN, or use the base URL .../t/TOKEN (OpenEnv's clients)")
+        if not tok:
+            raise Refused(401, "missing token: send 'Authorization: Bearer TOKEN', or ?token=TOKEN, or use the base URL "
+                               ".../t/TOKEN (OpenEnv's clients)")
         for t, name in self.tokens.items():
             if hmac.compare_digest(t.encode(), tok.encode()): return name
         raise Refused(401, "unknown token: use one of the server's token file (or its $CUDAL1_SERVE_TOKEN)")
@@ -132,7 +134,8 @@ def _room(server:EnvServer, who:str):
         old = time.time() - cfg.idle_s
         for eid in env.episodes.open_ids(who):
             ep = env.episodes.get(eid)
-            if ep is not None and ep.updated < old: env.end(eid, f"idle for more than {cfg.idle_s:g} s while its client was at its limit of open episodes")
+            if ep is not None and ep.updated < old:
+                env.end(eid, f"idle for more than {cfg.idle_s:g} s while its client was at its limit of open episodes")
     if (n := env.episodes.count(who)) >= cfg.max_open_per_client:
         raise Refused(429, f"client {who!r} has {n} open episodes; the limit is {cfg.max_open_per_client}: finish or end some", 60)
     if (n := env.episodes.count()) >= cfg.max_open: raise Refused(429, f"the server has {n} open episodes; the limit is {cfg.max_open}", 60)
@@ -158,7 +161,8 @@ def _refusal(e:Exception)->Refused|None:
     if isinstance(e, Refused): return e
     if isinstance(e, EpisodeError): return Refused(e.status, str(e))
     if isinstance(e, ValidationError):
-        return Refused(422, "the message does not fit the schema: " + '; '.join(f"{'.'.join(map(str, x['loc'])) or 'data'}: {x['msg']}" for x in e.errors()[:5]))
+        what = '; '.join(f"{'.'.join(map(str, x['loc'])) or 'data'}: {x['msg']}" for x in e.errors()[:5])
+        return Refused(422, f"the message does not fit the schema: {what}")
     return None
 
 def schemas()->dict:
@@ -246,7 +250,8 @@ async def _session(server:EnvServer, sock:WebSocket):
     try:
         while True:
             raw = await sock.receive_text()
-            if len(raw.encode()) > server.cfg.max_body: await err(f"the message is {len(raw.encode()):,} bytes; the limit is {server.cfg.max_body:,}", 'TOO_LARGE'); continue
+            if (n := len(raw.encode())) > server.cfg.max_body:
+                await err(f"the message is {n:,} bytes; the limit is {server.cfg.max_body:,}", 'TOO_LARGE'); continue
             try: msg = json.loads(raw)
             except json.JSONDecodeError as e: await err(f"invalid JSON: {e}", 'INVALID_JSON'); continue
             kind, data = (msg.get('type'), msg.get('data') or {}) if isinstance(msg, dict) else (None, {})
@@ -275,7 +280,8 @@ async def _session(server:EnvServer, sock:WebSocket):
 def env_banner(cfg:EnvServeConfig, server:EnvServer)->str:
     "What the server prints as it starts."
     url = f"http://{cfg.host if ':' not in cfg.host else f'[{cfg.host}]'}:{cfg.port}"
-    tok = 'off (loopback only)' if not cfg.auth else f"${ENV_SERVE_TOKEN}" if os.environ.get(ENV_SERVE_TOKEN) else f"in {token_path(cfg)} (name:token lines)"
+    tok = ('off (loopback only)' if not cfg.auth else f"${ENV_SERVE_TOKEN}" if os.environ.get(ENV_SERVE_TOKEN)
+           else f"in {token_path(cfg)} (name:token lines)")
     ec = server.env.cfg
     return '\n'.join([f"cudal1 env: {url} -- suite {cfg.suite} ({len(server.env.tasks)} tasks), device {ec.device}, {ec.max_turns} turns, "
                       f"win above {ec.win_speedup:g}x, on cheat: {ec.on_cheat}",

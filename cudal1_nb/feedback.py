@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 from .core import Record, EvalResult
 from .stats import interval_call
 from .policy import finding_id
-from .reward import RewardConfig, Worth, worth, is_infra
-from .prompts import parse_response
+from .reward import RewardConfig, Worth, worth
 
 # %% auto #0
 __all__ = ['FEEDBACK_LINES', 'FEEDBACK_CHARS', 'PROMPT_RULES', 'CATALOG_RULE', 'PHASES', 'SHOWN_FLAGS', 'scrub', 'broken_rules',
@@ -49,7 +48,8 @@ PROMPT_RULES = {   # the rules every optimisation prompt states (`cudal1_nb.prom
     2: 'No caching: every call computes its result from the inputs it is given, and does not modify them',
     3: 'No side work: no extra CUDA streams, threads, processes or deferred computation',
     4: 'No changes to the problem: the hyperparameters, module-level constants and input shapes stay as in the reference',
-    5: 'No tampering: do not patch torch, Python or the benchmark, and do not reach outside the program (processes, network, native libraries, code built at run time)',
+    5: 'No tampering: do not patch torch, Python or the benchmark, and do not reach outside the program '
+       '(processes, network, native libraries, code built at run time)',
     6: 'Do the work yourself: do not import, subclass or call `Model`',
 }
 CATALOG_RULE = {'T1': 3, 'T2': 3, 'T3': 3, 'T4': 5, 'T5': 5, 'T7': 5, 'T8': 3, 'T9': 5, 'C1': 2, 'C2': 2, 'C3': 6, 'C4': 1,
@@ -82,12 +82,15 @@ def check_text(reason:str, # an `incorrect` result's reason (`cudal1_nb.verdict`
     if (o := _OFF.search(rest)):
         return (f"Check {i}{of} failed: {o[1]} of {o[2]} output elements differ from the reference's beyond the tolerance "
                 f"(largest error about {_one_sig(o[3])}; atol {o[4]}, rtol {o[5]}).")
-    if rest.startswith('forward returned'): rest = 'forward returned ' + scrub(rest[len('forward returned '):].split(',')[0]) + ', not a plain torch.Tensor'
+    if rest.startswith('forward returned'):
+        rest = 'forward returned ' + scrub(rest[len('forward returned '):].split(',')[0]) + ', not a plain torch.Tensor'
     else: rest = scrub(rest)
     return f"Check {i}{of} failed: {rest}."
 
 # %% ../nbs/06b_feedback.ipynb #680bb756
 _BUILD = re.compile(r"Error building extension '([^']+)'")
+_SRC = r"[\w.\-+]+\.(?:cpp|cu|cuh|h|hpp|cc)"
+_ERRLINE = re.compile(rf"{_SRC}(?::\d+)+: (?:fatal )?error: [^\n]*?(?=\)?$|\)? {_SRC}:|\n)", re.M)   # a compiler's error line, up to the next
 PHASES = {'import': 'importing it', 'construct': 'building ModelNew', 'check': 'the correctness checks', 'clean': 'the timing',
           'warmup': 'the warm-up before timing', 'time': 'the timing', 'post': 'the checks after timing'}
 
@@ -102,8 +105,7 @@ def error_text(r:EvalResult)->str:
     m = re.match(r"candidate (\w+): (.*)$", why, re.S)
     status, msg = (m[1], m[2]) if m else ('error', why)
     if (b := _BUILD.search(msg)):
-        errs = re.findall(r"[\w.\-+]+\.(?:cpp|cu|cuh|h|hpp|cc)(?::\d+)+: (?:fatal )?error: [^\n]*?(?=\)?$|\)? [\w.\-+]+\.(?:cpp|cu|cuh|h|hpp|cc):|\n)",
-                          scrub(msg[b.end():], lines=20, chars=4000), re.M)
+        errs = _ERRLINE.findall(scrub(msg[b.end():], lines=20, chars=4000))
         detail = '\n'.join(dict.fromkeys(errs[:3])) or scrub(msg[b.end():].strip(' ()'))
         return f"Its extension '{b[1]}' did not compile:\n{detail}"
     if status == 'crash': return f"Its process crashed: {scrub(msg)}"
@@ -137,6 +139,9 @@ def _parse_text(why:str)->str:
     return (f"No program was found in your answer ({why or 'no ModelNew'}). Answer with a single complete ```python code block "
             "that defines `class ModelNew`.")
 
+_CALLS = {'win': 'faster beyond the measurement noise', 'loss': 'slower beyond the measurement noise',
+          'tie': 'not distinguishable from the reference'}
+
 def _ok_text(r:EvalResult, w:Worth, fb:Feedback)->str:
     n = fb.checks
     s = f"Correct: it passed all {n} checks" if n else "Correct: it passed the checks"
@@ -145,8 +150,7 @@ def _ok_text(r:EvalResult, w:Worth, fb:Feedback)->str:
     s += f". Speedup over {base}: {w.speedup:.2f}x"
     if w.ci:
         call = interval_call(*w.ci)
-        s += f" (95 % interval {w.ci[0]:.2f}-{w.ci[1]:.2f}x: " + {'win': 'faster beyond the measurement noise', 'loss': 'slower beyond the measurement noise',
-                                                                 'tie': 'not distinguishable from the reference'}[call] + ')'
+        s += f" (95 % interval {w.ci[0]:.2f}-{w.ci[1]:.2f}x: " + _CALLS[call] + ')'
     if w.counted is not None: s += f"; the reward counts {w.counted:.2f}x."
     if fb.flags: s += ' Note: ' + '; '.join(SHOWN_FLAGS[f] for f in fb.flags) + '.'
     if 'build_failed' in fb.flags and (be := r.meta.get('build_errors')):
@@ -164,7 +168,8 @@ def feedback(r:EvalResult|None, # a judged program's final result (None: the ans
     n = (r.meta.get('cfg') or {}).get('n_seeds')
     fb = Feedback(w.verdict, '', checks=n)
     if w.verdict == 'infra':
-        fb.kind, fb.text = 'infra', "The harness could not judge this program (a failure of the harness's, not of your program): this attempt is not scored. Submit it again."
+        fb.kind, fb.text = 'infra', ("The harness could not judge this program (a failure of the harness's, not of your program): "
+                                     "this attempt is not scored. Submit it again.")
     elif r.verdict == 'ok':
         fb.kind, fb.speedup, fb.ci, fb.counted = 'ok', w.speedup, list(w.ci), w.counted
         b = r.meta.get('reward_baseline', 'eager')

@@ -7,11 +7,10 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/refine.html.md"""
 
 # %% ../nbs/06d_refine.ipynb #cf12f4cc
 from __future__ import annotations
-import json, math
 from dataclasses import replace
 from pathlib import Path
 from .core import Task, atomic_write
-from .env import KernelEnv, Episode, Turn
+from .env import KernelEnv
 from .stats import gmean
 
 # %% auto #0
@@ -28,7 +27,7 @@ def refine(backend, # a `cudal1_nb.generate.Backend`
            exemplars=None, # per episode: None (plain), 'auto', or a dict task id -> exemplars (`KernelEnv.reset`)
            step:int=0, split:str='train', # labels kept with the episodes
           )->list:
-    "k-turn refinement: `episodes` episodes of each task, each turn of every live episode generated in one call and judged in one campaign. The `Episode`s, in task order."
+    "k-turn refinement: `episodes` episodes per task, each turn of the live ones generated in one call, judged in one campaign. The `Episode`s."
     from cudal1_nb.generate import GenConfig
     gen = gen or GenConfig()
     eids = []
@@ -48,7 +47,7 @@ def refine(backend, # a `cudal1_nb.generate.Backend`
 def sample(backend, env:KernelEnv, tasks:list,
            n:int, # independent answers per slot (the same budget as `n` turns)
            episodes:int=1, gen=None, exemplars=None, step:int=0, split:str='train')->list:
-    "The parallel twin of `refine`: per (task, slot), `n` answers to the same first prompt, each judged once (a one-turn episode, then ended). The `Episode`s, slot by slot."
+    "The parallel twin of `refine`: per (task, slot), `n` answers to one first prompt, each judged once (a one-turn episode), by slot."
     from cudal1_nb.generate import GenConfig
     gen, eids, prompts = gen or GenConfig(), [], []
     for t in tasks:

@@ -32,7 +32,8 @@ if os.environ.get('CUDAL1_ENV_URL'): factory = lambda: KernelToolEnv(EnvClient()
 else:
     from cudal1_nb.env import KernelEnv, EnvConfig
     from cudal1_nb.minibench import minibench_tasks
-    env = KernelEnv([t for t in minibench_tasks() if t.id in TASKS], EnvConfig(max_turns=2, db=str(work/'store.sqlite'), episodes=str(work/'episodes.sqlite')))
+    env = KernelEnv([t for t in minibench_tasks() if t.id in TASKS],
+                    EnvConfig(max_turns=2, db=str(work/'store.sqlite'), episodes=str(work/'episodes.sqlite')))
     factory = lambda: KernelToolEnv(env)
 
 p = make_tiny_lm(work/'tiny')

@@ -14,10 +14,12 @@ from cudal1_nb.minibench import minibench_tasks
 TASK = 'minibench/L1/1'
 BROADCAST = (ROOT/'data'/'minibench'/'variants'/'level1'/'1_Diag_Matmul_Column_Scale'/'broadcast.py').read_text()
 CHEAP = dict(budget_s=0.02, warmup=1, min_trials=3, max_trials=5, n_seeds=2, ci_target=0.5, workers=2)
-BROKEN_CPP = BROADCAST.replace('import torch.nn as nn\n', 'import torch.nn as nn\nfrom torch.utils.cpp_extension import load_inline\n'   # fails in g++ at once
-                               '_ext = load_inline(name="env_test_broken", cpp_sources="int twice(int x) { return 2 * x }", no_implicit_headers=True)\n', 1)
+BROKEN_CPP = BROADCAST.replace('import torch.nn as nn\n', 'import torch.nn as nn\nfrom torch.utils.cpp_extension import load_inline\n'
+                               '_ext = load_inline(name="env_test_broken", cpp_sources="int twice(int x) { return 2 * x }", '
+                               'no_implicit_headers=True)\n', 1)   # g++ stops at once: no header to read first
 THREADS = BROADCAST.replace('import torch\n', 'import threading\nimport torch\n', 1)   # the strict policy rejects it (T2)
-LEAK = BROADCAST.replace('        return x * self.scale', '        raise RuntimeError(f"seed {torch.initial_seed()} inputs {x.flatten()[:6].tolist()}")')
+LEAK = BROADCAST.replace('        return x * self.scale',
+                         '        raise RuntimeError(f"seed {torch.initial_seed()} inputs {x.flatten()[:6].tolist()}")')
 WRONG = BROADCAST.replace('return x * self.scale', 'return x * self.scale + 0.5')
 fenced = lambda code, why='Here is my program.': f"{why}\n```python\n{code}```\n"
 
@@ -28,7 +30,7 @@ def env(tmp_path_factory):
     d = tmp_path_factory.mktemp('env')
     old = os.environ.get('CUDAL1_BASE_DIR'); os.environ['CUDAL1_BASE_DIR'] = str(d/'base')
     e = KernelEnv(minibench_tasks(), EnvConfig(max_turns=3, db=str(d/'store.sqlite'), episodes=str(d/'episodes.sqlite'), eval=CHEAP,
-                                                reward=dict(remeasure_above=1000.0)))   # no second measurement of the variant's ~10x: not what these tests are about
+                                                reward=dict(remeasure_above=1000.0)))   # the variant's ~10x is not measured twice here
     yield e
     e.close()
     if old is None: os.environ.pop('CUDAL1_BASE_DIR', None)
@@ -74,7 +76,7 @@ def test_cheat_rejected_in_any_turn(env):
         assert 'T2' not in oc.feedback and 'static' not in oc.feedback   # the rule broken, not the detector that caught it
         with pytest.raises(EpisodeError, match='is over: it ended at a rejected program') as e: env.step(o.episode_id, fenced(BROADCAST))
         assert e.value.status == 409
-    cont = KernelEnv(minibench_tasks()[:1], EnvConfig(on_cheat='continue', db=env.cfg.db, episodes=env.cfg.episodes))   # the other rule, on a made-up turn
+    cont = KernelEnv(minibench_tasks()[:1], EnvConfig(on_cheat='continue', db=env.cfg.db, episodes=env.cfg.episodes))   # the other rule
     ep = cont.state(cont.reset(TASK).episode_id)
     t = Turn('r', 0, TASK, 'plain', verdict='cheat', reward=env.rcfg.floor_cheat, turn=1)
     assert not cont._advance(ep, t).done and env._advance(ep, t).end == 'cheat'
@@ -96,7 +98,7 @@ def test_feedback_never_leaks(env):
              + [mix_seed(s, TASK, 'init'), mix_seed(s, TASK, 'time')]]
     raw = [t.reason for t in env.state(ol.episode_id).turns]
     assert any(str(s) in r for s in seeds for r in raw)   # the program did print its check seed in its error: the text is what must not carry it
-    mod = types.ModuleType('reference'); exec(env.tasks[TASK].code, mod.__dict__)   # the suite's own reference (trusted), to know its inputs and outputs
+    mod = types.ModuleType('reference'); exec(env.tasks[TASK].code, mod.__dict__)   # the suite's own (trusted) reference: its inputs, outputs
     vals = []
     for i in range(n):
         xs = _inputs(mod, mix_seed(secrets[0], TASK, 'check', i), 'cpu')
@@ -184,7 +186,8 @@ class EnvServed:
     def start(self, *extra:str):
         log = open(self.base/f'server{len(self.procs)}.log', 'w')
         cmd = [sys.executable, '-m', 'cudal1_nb.envserve', '--port', str(self.port), '--token-file', str(self.base/'tokens'), '--max-turns', '3',
-               '--env', 'eval', json.dumps(CHEAP), '--env', 'episodes', str(self.base/'episodes.sqlite'), '--env', 'db', str(self.base/'store.sqlite'), *extra]
+               '--env', 'eval', json.dumps(CHEAP), '--env', 'episodes', str(self.base/'episodes.sqlite'),
+               '--env', 'db', str(self.base/'store.sqlite'), *extra]
         self.proc = subprocess.Popen(cmd, env={**os.environ, 'CUDAL1_BASE_DIR': str(self.base)}, stdout=log, stderr=subprocess.STDOUT,
                                      start_new_session=True, preexec_fn=_die_with_parent, cwd=ROOT)
         self.procs.append(self.proc)
@@ -204,7 +207,7 @@ class EnvServed:
 
 
 def test_killed_server_resumes_episodes(tmp_path):
-    "kill -9 between turns and during a turn's judging: the restarted server resumes the episode (the client's retry is judged once); with --no-resume it ends it, saying why."
+    "kill -9 between turns and while judging: the restarted server resumes the episode (the retry judged once); --no-resume ends it, saying why."
     from cudal1_nb.envclient import EnvClient
     s = EnvServed(tmp_path/'srv').start()
     try:
@@ -229,7 +232,8 @@ def test_killed_server_resumes_episodes(tmp_path):
         r = httpx.post(s.url + '/reset', json={'task_id': 'minibench/L9/9'}, headers={'Authorization': f'Bearer {s.token}'})
         assert r.status_code == 404 and "unknown task 'minibench/L9/9'" in r.json()['detail']
         assert httpx.post(s.url + '/reset', json={}).status_code == 401
-        other = httpx.post(s.url + '/step', json={'action': {'completion': 'x', 'episode_id': 'someone-elses'}}, headers={'Authorization': f'Bearer {s.token}'})
+        other = httpx.post(s.url + '/step', json={'action': {'completion': 'x', 'episode_id': 'someone-elses'}},
+                           headers={'Authorization': f'Bearer {s.token}'})
         assert other.status_code == 404
         c.close()
     finally: s.stop()
@@ -265,7 +269,7 @@ def _openenv_python()->str|None:
     "An interpreter with OpenEnv's client (`openenv-core`): $CUDAL1_OPENENV_PYTHON, else this one if it has it."
     if (p := os.environ.get('CUDAL1_OPENENV_PYTHON')): return p
     try:
-        import openenv.core.generic_client   # noqa: F401
+        import openenv.core.generic_client   # noqa: F401  (importable: this interpreter has the client)
         return sys.executable
     except Exception: return None
 
@@ -286,7 +290,8 @@ def test_websocket_session_in_process(tmp_path):
     from fastapi.testclient import TestClient
     from cudal1_nb.envserve import EnvServeConfig, EnvServer, make_env_app
     (tmp_path/'tokens').write_text("t:tok-0123456789abcdef\n")
-    cfg = EnvServeConfig(token_file=str(tmp_path/'tokens'), max_sessions=1, env=dict(episodes=str(tmp_path/'e.sqlite'), db=str(tmp_path/'s.sqlite'), gather_s=0.0))
+    cfg = EnvServeConfig(token_file=str(tmp_path/'tokens'), max_sessions=1,
+                         env=dict(episodes=str(tmp_path/'e.sqlite'), db=str(tmp_path/'s.sqlite'), gather_s=0.0))
     with TestClient(make_env_app(EnvServer(cfg, minibench_tasks()[:1]))) as c:
         with c.websocket_connect('/ws?token=tok-0123456789abcdef') as ws:
             ws.send_text(json.dumps({'type': 'reset', 'data': {'seed': 3}})); o = json.loads(ws.receive_text())
@@ -295,7 +300,8 @@ def test_websocket_session_in_process(tmp_path):
             assert (o['type'], o['data']['reward'], o['data']['observation']['turn']) == ('observation', -2.5, 1)
             ws.send_text('{not json'); assert json.loads(ws.receive_text())['data']['code'] == 'INVALID_JSON'
             ws.send_text(json.dumps({'type': 'dance'})); assert json.loads(ws.receive_text())['data']['code'] == 'UNKNOWN_TYPE'
-            ws.send_text(json.dumps({'type': 'step', 'data': {'text': 'x'}})); assert json.loads(ws.receive_text())['data']['code'] == 'VALIDATION_ERROR'
+            ws.send_text(json.dumps({'type': 'step', 'data': {'text': 'x'}}))
+            assert json.loads(ws.receive_text())['data']['code'] == 'VALIDATION_ERROR'
             with c.websocket_connect('/ws?token=tok-0123456789abcdef') as ws2:   # past max_sessions: told, and closed
                 assert json.loads(ws2.receive_text())['data']['code'] == 'CAPACITY_REACHED'
         with c.websocket_connect('/t/tok-0123456789abcdef/ws') as ws:   # a new session resumes the episode
