@@ -162,6 +162,21 @@ def test_credit_rules():
     with pytest.raises(ValueError, match='unknown credit rule'): turn_credit([[1.0]], 'ppo')
 
 
+
+def test_budget_table_equal_budgets():
+    "Refinement and sampling compared after j judged programs per slot: correct, fast_1, best gmean, programs used (an early win uses fewer)."
+    from cudal1_nb.env import Episode
+    from cudal1_nb.refine import budget_table
+    def turn(v, counted=None, i=1): return Turn('r', 0, TASK, 'plain', verdict=v, counted=counted, turn=i)
+    ep = lambda *ts: Episode(uuid.uuid4().hex, TASK, 'plain', 'p', turns=list(ts))
+    refined = [ep(turn('incorrect'), turn('ok', 2.0, 2)), ep(turn('ok', 4.0))]   # the second won at turn 1
+    sampled = [ep(turn('unparsed')), ep(turn('ok', 1.0)), ep(turn('error')), ep(turn('error'))]   # 2 slots of 2 samples
+    rows = {(r['arm'], r['budget']): r for r in budget_table(refined, sampled, 2)}
+    assert (rows['refine', 1]['correct'], rows['refine', 2]['correct'], rows['refine', 2]['programs']) == (0.5, 1.0, 1.5)
+    assert rows['refine', 2]['best_gmean'] == pytest.approx(math.sqrt(2.0 * 4.0)) and rows['refine', 2]['fast_1'] == 1.0
+    assert (rows['sample', 2]['correct'], rows['sample', 2]['fast_1'], rows['sample', 2]['programs']) == (0.5, 0.0, 2.0)
+    assert rows['sample', 1]['unparsed'] == 0.5
+
 # ---- the server ---------------------------------------------------------------------------------------------------------
 
 httpx = pytest.importorskip('httpx'); pytest.importorskip('fastapi'); pytest.importorskip('uvicorn')
