@@ -185,7 +185,7 @@ def cmd_audit(a)->int:
 def baseline_aliases()->dict:
     "Every name a baseline goes by -> its `EvalResult.speedups` key: the key, the release files' `score_*` field with and without the prefix, and the paper's row name."
     from cudal1_nb.core import BASELINES
-    from cudal1_nb.store import SCORE_BASELINES
+    from cudal1_nb.release import SCORE_BASELINES
     from cudal1_nb.analysis import BASELINE_NAMES
     d = {b: b for b in BASELINES}
     for field, b in SCORE_BASELINES.items(): d[field] = d[field.removeprefix('score_')] = b
