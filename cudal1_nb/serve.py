@@ -45,7 +45,8 @@ def kernelgym_result(row:dict, # a job's row
     if row['state'] != 'done': return dict(task_id=task_id, status=st, harness_version=harness_version())
     ok, iso = a['verdict'] == 'ok', lambda t: time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime(t))
     return dict(task_id=task_id, status=st, compiled=True if a['verdict'] in ('ok', 'incorrect', 'cheat') else None, correctness=ok,
-                decoy_kernel=a['verdict'] == 'cheat', reference_runtime=a['ms'].get(a['baseline'] or 'eager'), kernel_runtime=a['ms'].get('candidate'),
+                decoy_kernel=a['verdict'] == 'cheat', reference_runtime=a['ms'].get(a['baseline'] or 'eager'),
+                kernel_runtime=a['ms'].get('candidate'),
                 speedup=a['speedup'], metadata=a, error_message=None if ok else a['reason'], error_code=None if ok else a['verdict'],
                 submitted_at=iso(row['created']), completed_at=iso(row['finished']), processing_time=round(row['finished'] - row['created'], 3),
                 harness_version=a['harness_version'])
@@ -54,7 +55,9 @@ def _ready(rows:list, retry_after:int):
     "Raise the synchronous endpoints' 503 unless every job is answered and scorable."
     wait = [r['id'] for r in rows if r['state'] != 'done']
     bad = [r['answer']['reason'] for r in rows if r['state'] == 'done' and not r['answer']['scorable']]
-    if wait: raise RequestError(503, f"still judging {len(wait)} of {len(rows)} (jobs {', '.join(wait[:4])}): retry, the same request joins them", retry_after)
+    if wait:
+        raise RequestError(503, f"still judging {len(wait)} of {len(rows)} (jobs {', '.join(wait[:4])}): retry, the same request joins them",
+                           retry_after)
     if bad: raise RequestError(503, f"the harness could not judge {len(bad)} of {len(rows)} ({bad[0]}): retry", retry_after)
 
 # %% ../nbs/15c_serve.ipynb #0695d683
@@ -76,7 +79,8 @@ def _who(server:Server, request)->str:
     if not server.cfg.auth: return 'anonymous'
     h = request.headers.get('authorization', '')
     tok = h[7:].strip() if h[:7].lower() == 'bearer ' else request.query_params.get('token', '')
-    if not tok: raise RequestError(401, "missing token: send 'Authorization: Bearer TOKEN' (or ?token=TOKEN where the client cannot set headers); the server printed where its token file is")
+    if not tok: raise RequestError(401, "missing token: send 'Authorization: Bearer TOKEN' (or ?token=TOKEN where the client cannot set "
+                                        "headers); the server printed where its token file is")
     for t, name in server.tokens.items():
         if hmac.compare_digest(t.encode(), tok.encode()): return name
     raise RequestError(401, "unknown token: use one of the server's token file (or its $CUDAL1_SERVE_TOKEN)")
@@ -174,7 +178,8 @@ def make_app(server:Server, # the service without HTTP (not started: the app sta
     @app.get('/v1/health')
     def health():
         return dict(ok=True, harness_version=hv, suite=cfg.suite, tasks=len(server.tasks), devices=list(cfg.devices), policy=cfg.policy,
-                    jobs=server.jobs.counts(), judged=server.dispatcher.judged, recovered=server.recovered, uptime_s=round(time.time() - server.t0, 1))
+                    jobs=server.jobs.counts(), judged=server.dispatcher.judged, recovered=server.recovered,
+                    uptime_s=round(time.time() - server.t0, 1))
     @app.get('/v1/tasks')
     def tasks(request:Request):
         _who(server, request); return dict(suite=cfg.suite, tasks=list(server.tasks), harness_version=hv)
@@ -205,8 +210,11 @@ def make_app(server:Server, # the service without HTTP (not started: the app sta
     @app.post('/openrlhf')
     async def openrlhf(req:OpenRLHFRequest, request:Request):
         who, n = _who(server, request), len(req.query)
-        if not req.labels or len(req.labels) != n: raise RequestError(422, f"labels: one task id per query ({n} queries, {len(req.labels or [])} labels); set the dataset's label key to the task id")
-        if req.prompts is not None and len(req.prompts) != n: raise RequestError(422, f"prompts: one per query ({n} queries, {len(req.prompts)} prompts)")
+        if not req.labels or len(req.labels) != n:
+            raise RequestError(422, f"labels: one task id per query ({n} queries, {len(req.labels or [])} labels); "
+                                    "set the dataset's label key to the task id")
+        if req.prompts is not None and len(req.prompts) != n:
+            raise RequestError(422, f"prompts: one per query ({n} queries, {len(req.prompts)} prompts)")
         outs = []
         for i, q in enumerate(req.query):
             p = req.prompts[i] if req.prompts else ''
@@ -223,7 +231,8 @@ def make_app(server:Server, # the service without HTTP (not started: the app sta
         if not req.label: raise RequestError(422, "label: the task id (the sample's label)")
         return (await sync([dict(task_id=req.label, completion=req.response)], who))[0]
 
-    def kg_spec(k:KernelGymRequest)->dict: return dict(reference_code=k.reference_code, program=k.kernel_code, timeout=k.timeout, request_id=k.task_id)
+    def kg_spec(k:KernelGymRequest)->dict:
+        return dict(reference_code=k.reference_code, program=k.kernel_code, timeout=k.timeout, request_id=k.task_id)
     @app.post('/evaluate')
     def kg_evaluate(req:KernelGymRequest, request:Request):
         row, = server.submit(specs([kg_spec(req)]), _who(server, request))
@@ -231,7 +240,9 @@ def make_app(server:Server, # the service without HTTP (not started: the app sta
     @app.post('/evaluate/batch')
     def kg_batch(req:KernelGymBatch, request:Request):
         rows = server.submit(specs([kg_spec(k) for k in req.tasks]), _who(server, request))
-        return dict(batch_id=req.batch_id, total_tasks=len(rows), tasks=[dict(task_id=k.task_id, status=_kg_status(r)) for k, r in zip(req.tasks, rows)], harness_version=hv)
+        return dict(batch_id=req.batch_id, total_tasks=len(rows),
+                    tasks=[dict(task_id=k.task_id, status=_kg_status(r)) for k, r in zip(req.tasks, rows)],
+                    harness_version=hv)
     def kg_row(request, task_id):
         row = server.jobs.by_request(_who(server, request), task_id)
         if row is None: raise RequestError(404, f"no task {task_id!r} of this client")
@@ -239,7 +250,8 @@ def make_app(server:Server, # the service without HTTP (not started: the app sta
     @app.get('/status/{task_id}')
     def kg_status(task_id:str, request:Request):
         row = kg_row(request, task_id)
-        return dict(task_id=task_id, status=_kg_status(row), queue_position=server.jobs.position(row['id']) if row['state'] == 'queued' else None, harness_version=hv)
+        return dict(task_id=task_id, status=_kg_status(row), queue_position=server.jobs.position(row['id']) if row['state'] == 'queued' else None,
+                    harness_version=hv)
     @app.get('/results/{task_id}')
     def kg_results(task_id:str, request:Request): return kernelgym_result(kg_row(request, task_id), task_id)
     return app
@@ -250,9 +262,11 @@ def banner(cfg:ServeConfig, # the server's config
           )->str:
     "What `cudal1 serve` prints as it starts."
     url = f"http://{cfg.host if ':' not in cfg.host else f'[{cfg.host}]'}:{cfg.port}"
-    tok = 'off (loopback only)' if not cfg.auth else f"${ENV_SERVE_TOKEN}" if os.environ.get(ENV_SERVE_TOKEN) else f"in {token_path(cfg)} (name:token lines)"
+    tok = ('off (loopback only)' if not cfg.auth else f"${ENV_SERVE_TOKEN}" if os.environ.get(ENV_SERVE_TOKEN)
+           else f"in {token_path(cfg)} (name:token lines)")
     q = '?token=TOKEN' if cfg.auth else ''
-    return '\n'.join([f"cudal1 serve: {url} -- suite {cfg.suite} ({len(server.tasks)} tasks), devices {', '.join(cfg.devices)}, policy {cfg.policy}, harness {harness_version()}",
+    return '\n'.join([f"cudal1 serve: {url} -- suite {cfg.suite} ({len(server.tasks)} tasks), devices {', '.join(cfg.devices)}, policy {cfg.policy}, "
+                      f"harness {harness_version()}",
                       f"  token: {tok}; clients send 'Authorization: Bearer TOKEN'",
                       f"  jobs: {server.jobs.path} ({server.recovered} re-queued from the last run); results: {server.store.path}",
                       f"  verl / TRL: cudal1_nb.client with ${ENV_SERVE_URL}={url} and ${ENV_SERVE_TOKEN}",

@@ -147,7 +147,7 @@ def _kept(store, # the variant store
 # %% ../nbs/15b_serve_dispatch.ipynb #03610174
 @patch
 def _judge_on(self:Dispatcher, device:str)->RewardJudge:
-    "The reward judge of `device`, made on first use and kept: its workers, its tasks' reference work and the host's calibration live as long as the server."
+    "The reward judge of `device`, made on first use and kept: its workers, tasks' reference work and host calibration live as long as the server."
     with self.lock:
         if device not in self.judges: self.judges[device] = RewardJudge({}, self.rcfg, self.ecfg, device)
         return self.judges[device]
@@ -176,7 +176,8 @@ def _judge(self:Dispatcher, rows:list, # the campaign's jobs (one device and tim
     t0 = time.time()
     with self.env if device != 'cpu' and any(':' in d for d in self.cfg.devices) else contextlib.nullcontext():
         self.store.add_tasks([t for t, _ in items])
-        judge.judge(cands, on_result=on_result, best=best, tasks={t.id: t for t, _ in items}, eval_cfg=replace(self.ecfg, timeout=timeout), cache=False)
+        judge.judge(cands, on_result=on_result, best=best, tasks={t.id: t for t, _ in items}, eval_cfg=replace(self.ecfg, timeout=timeout),
+                    cache=False)
     self.job_s = 0.7 * self.job_s + 0.3 * (time.time() - t0) / len(cands)
 
 # %% ../nbs/15b_serve_dispatch.ipynb #052f7b5e
@@ -291,7 +292,8 @@ def submit(self:Server, specs:list, # `JobSpec`s
     ans = {}
     for i, s in enumerate(specs):
         if s.code is None: ans[i] = unparsed_answer(s.task.id, s.why, s.policy, self.dispatcher.rcfg)
-        elif (r := self.dispatcher.cached(s.task, s.code, s.device, s.timeout)) is not None: ans[i] = answer_of(r, s.policy, cached=True, rcfg=self.dispatcher.rcfg)
+        elif (r := self.dispatcher.cached(s.task, s.code, s.device, s.timeout)) is not None:
+            ans[i] = answer_of(r, s.policy, cached=True, rcfg=self.dispatcher.rcfg)
     rows = self.jobs.add(specs, client, ans, self.cfg.max_queue, self.cfg.max_per_client, join, self.dispatcher.retry_after())
     if any(r['state'] != 'done' for r in rows): self.dispatcher.wake()
     return rows

@@ -31,7 +31,8 @@ class ServeConfig(StageConfig):
     host: str = '127.0.0.1'       # the address it binds: loopback unless told
     port: int = 8421              # its port
     auth: bool = True             # require a bearer token (only a loopback server may run without)
-    token_file: str = ''          # tokens, one a line, `name:token` or a bare token ('': BASE/serve/tokens, made on first start; `$CUDAL1_SERVE_TOKEN` replaces the file)
+    token_file: str = ''          # tokens, one a line, `name:token` or a bare token ('': BASE/serve/tokens, made on first start;
+                                  #   `$CUDAL1_SERVE_TOKEN` replaces the file)
     db: str = ''                  # the variant store results go to and are looked up in ('': BASE/store.sqlite)
     jobs_db: str = ''             # the accepted jobs ('': BASE/serve/jobs.sqlite)
     max_code: int = 100_000       # bytes of a program, an answer or a reference at most
@@ -46,16 +47,20 @@ class ServeConfig(StageConfig):
     retries: int = 3              # runs of a job whose campaign failed for the harness's reasons, before it is answered as such
     keep_days: float = 7.0        # answered jobs are deleted this long after their answer (0: kept for ever); the results stay in the variant store
     eval: dict = field(default_factory=dict)  # fields of the harness's `EvalConfig` (budget_s, workers, executor, ...)
-    reward: dict = field(default_factory=dict)  # fields of the reward's `RewardConfig` (smoothing, floors, the re-measure rule...): a remote reward pays what a local `KernelReward` with them pays
+    reward: dict = field(default_factory=dict)  # fields of the reward's `RewardConfig` (smoothing, floors, the re-measure rule...):
+                                                #   a remote reward pays what a local `KernelReward` with them pays
     def validate(self):
         if not self.devices: raise ValueError("ServeConfig.devices: give at least one device")
-        if bad := [d for d in self.devices if not re.fullmatch(DEVICE_RE, d)]: raise ValueError(f"ServeConfig.devices: {bad} are not 'cpu', 'cuda' or 'cuda:N'")
+        if bad := [d for d in self.devices if not re.fullmatch(DEVICE_RE, d)]:
+            raise ValueError(f"ServeConfig.devices: {bad} are not 'cpu', 'cuda' or 'cuda:N'")
         if self.policy not in POLICIES: raise ValueError(f"ServeConfig.policy {self.policy!r}: one of {sorted(POLICIES)}")
         if not 0 <= self.port < 65536: raise ValueError(f"ServeConfig.port must be 0-65535, got {self.port}")
         if min(self.max_code, self.max_body, self.max_batch, self.max_queue, self.max_per_client, self.campaign, self.campaigns, self.retries) < 1:
             raise ValueError("ServeConfig: the limits (max_*, campaign, campaigns, retries) must be >= 1")
-        if not (self.gather_s >= 0 and self.sync_wait_s > 0 and self.keep_days >= 0): raise ValueError("ServeConfig: need gather_s >= 0, sync_wait_s > 0 and keep_days >= 0")
-        if not self.auth and not _loopback(self.host): raise ValueError(f"ServeConfig: a server on {self.host!r} needs tokens (auth=True); only a loopback one may run without")
+        if not (self.gather_s >= 0 and self.sync_wait_s > 0 and self.keep_days >= 0):
+            raise ValueError("ServeConfig: need gather_s >= 0, sync_wait_s > 0 and keep_days >= 0")
+        if not self.auth and not _loopback(self.host):
+            raise ValueError(f"ServeConfig: a server on {self.host!r} needs tokens (auth=True); only a loopback one may run without")
         from cudal1_nb.tasks import check_source
         check_source(self.suite); self.eval_config(); self.reward_config()
     def eval_config(self)->EvalConfig:
@@ -146,7 +151,8 @@ def find_task(task_id:str|None, # a task id of the suite
         if (why := check_reference(ref)): raise RequestError(422, why)
         return inline_task(ref, task_id or '')
     if not task_id: raise RequestError(422, "name the task: task_id (a task of the server's suite) or reference_code")
-    if task_id not in tasks: raise RequestError(404, f"unknown task {task_id!r}: not in the server's suite ({len(tasks)} tasks, e.g. {', '.join(list(tasks)[:3])}); or send its reference_code")
+    if task_id not in tasks: raise RequestError(404, f"unknown task {task_id!r}: not in the server's suite ({len(tasks)} tasks, "
+                                                     f"e.g. {', '.join(list(tasks)[:3])}); or send its reference_code")
     return tasks[task_id]
 
 def spec_of(req:dict, # a request in our schema: task_id / reference_code, completion / program, device, policy, timeout, request_id
@@ -157,7 +163,8 @@ def spec_of(req:dict, # a request in our schema: task_id / reference_code, compl
     "The `JobSpec` of one request, or a `RequestError` naming what is wrong."
     t = find_task(req.get('task_id'), req.get('reference_code'), tasks, by_code, cfg.max_code)
     comp, prog = req.get('completion'), req.get('program')
-    if (comp is None) == (prog is None): raise RequestError(422, "give exactly one of completion (a model's whole answer) or program (the ModelNew program)")
+    if (comp is None) == (prog is None):
+        raise RequestError(422, "give exactly one of completion (a model's whole answer) or program (the ModelNew program)")
     _size('completion' if prog is None else 'program', comp if prog is None else prog, cfg.max_code)
     dev = req.get('device') or cfg.devices[0]
     if dev not in cfg.devices: raise RequestError(422, f"device {dev!r} is not served here; devices: {list(cfg.devices)}")
@@ -221,13 +228,13 @@ def _row(r)->dict:
 @patch
 def add(self:JobStore, specs:list, # `JobSpec`s
         client:str, # who submits them (the per-client limit counts its jobs)
-        answers:dict|None=None, # spec index -> its answer, known already (the store has the program, or the answer held none): that job is done at once
+        answers:dict|None=None, # spec index -> its answer, known already (the store has it, or the answer held no program): done at once
         max_queue:int=4096, # jobs waiting or running at most
         max_per_client:int=1024, # jobs waiting or running of one client at most
         join:bool=False, # a spec like one of this client's jobs still waiting or running becomes that job (a retried synchronous request)
         retry_after:int=5, # what `Busy` says
        )->list:
-    "Commit the jobs of `specs` in one transaction and return their rows in order; a request id seen before gives its job back; past a limit, `Busy` and nothing is added."
+    "Commit the jobs of `specs` in one transaction, their rows in order; a request id seen before gives its job back; past a limit: `Busy`."
     answers, now, ids, new, seen = answers or {}, time.time(), [], [], {}
     with self.tx() as c:
         for i, s in enumerate(specs):
@@ -235,7 +242,8 @@ def add(self:JobStore, specs:list, # `JobSpec`s
             if old is None and s.request_id:
                 old = (r := c.execute('SELECT id FROM jobs WHERE client=? AND request_id=?', (client, s.request_id)).fetchone()) and r[0]
             if old is None and join and i not in answers:
-                old = (r := c.execute("SELECT id FROM jobs WHERE ckey=? AND client=? AND state!='done' ORDER BY created LIMIT 1", (s.key, client)).fetchone()) and r[0]
+                old = (r := c.execute("SELECT id FROM jobs WHERE ckey=? AND client=? AND state!='done' ORDER BY created LIMIT 1",
+                                      (s.key, client)).fetchone()) and r[0]
             if old: ids.append(old); continue
             jid, done = uuid.uuid4().hex, i in answers
             new.append((jid, client, s.request_id, s.key, now, 'done' if done else 'queued', s.device, s.policy, s.timeout, s.task.to_json(),
@@ -244,9 +252,12 @@ def add(self:JobStore, specs:list, # `JobSpec`s
             if s.request_id: seen[s.request_id] = jid
         if (nq := sum(r[5] == 'queued' for r in new)):
             act = c.execute("SELECT count(*) FROM jobs WHERE state!='done'").fetchone()[0]
-            if act + nq > max_queue: raise Busy(f"the queue is full: {act} jobs waiting or running, {nq} more asked, the limit is {max_queue}", retry_after)
+            if act + nq > max_queue:
+                raise Busy(f"the queue is full: {act} jobs waiting or running, {nq} more asked, the limit is {max_queue}", retry_after)
             mine = c.execute("SELECT count(*) FROM jobs WHERE client=? AND state!='done'", (client,)).fetchone()[0]
-            if mine + nq > max_per_client: raise Busy(f"client {client!r} has {mine} jobs waiting or running, {nq} more asked; the limit is {max_per_client} per client", retry_after)
+            if mine + nq > max_per_client:
+                raise Busy(f"client {client!r} has {mine} jobs waiting or running, {nq} more asked; the limit is {max_per_client} per client",
+                           retry_after)
         c.executemany('INSERT INTO jobs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)', new)
     return self.get_many(ids)
 
@@ -281,7 +292,8 @@ def claim(self:JobStore, n:int, # jobs at most
     with self.tx() as c:
         first = c.execute("SELECT device, timeout FROM jobs WHERE state='queued' ORDER BY created, rowid LIMIT 1").fetchone()
         if first is None: return []
-        rows = c.execute("SELECT * FROM jobs WHERE state='queued' AND device=? AND timeout=? ORDER BY created, rowid LIMIT ?", (first[0], first[1], n)).fetchall()
+        rows = c.execute("SELECT * FROM jobs WHERE state='queued' AND device=? AND timeout=? ORDER BY created, rowid LIMIT ?",
+                         (first[0], first[1], n)).fetchall()
         now = time.time()
         c.executemany("UPDATE jobs SET state='running', started=?, runs=runs+1 WHERE id=?", [(now, r['id']) for r in rows])
     return [dict(_row(r), state='running', started=now, runs=r['runs'] + 1) for r in rows]
@@ -293,7 +305,8 @@ def finish(self:JobStore, answers:list, # [(job id, answer)]
     now, done = time.time(), []
     with self.tx() as c:
         for jid, a in answers:
-            if c.execute("UPDATE jobs SET state='done', answer=?, finished=? WHERE id=? AND state!='done'", (json.dumps(a), now, jid)).rowcount: done.append(jid)
+            if c.execute("UPDATE jobs SET state='done', answer=?, finished=? WHERE id=? AND state!='done'", (json.dumps(a), now, jid)).rowcount:
+                done.append(jid)
     return done
 
 @patch
