@@ -218,7 +218,7 @@ def cmd_report(a)->int:
 # %% ../nbs/90_cli.ipynb #b2c0de02
 def serve_config(a):
     "The `ServeConfig` of `cudal1 serve`'s arguments ('auto' devices resolved)."
-    from cudal1_nb.serve import ServeConfig
+    from cudal1_nb.serve_jobs import ServeConfig   # no FastAPI needed to check the arguments
     devs = [x.strip() for x in a.device.split(',') if x.strip()]
     devs = [_device(argparse.Namespace(device=x)) for x in devs]
     d = dict(_params(a.set, None), suite=a.suite, devices=devs, policy=a.policy, host=a.host, port=a.port, auth=not a.no_auth,
