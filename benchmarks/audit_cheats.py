@@ -9,7 +9,7 @@ result (`meta.cheat_speedups`), since the table pays a cheat nothing."""
 import argparse, json, sys
 from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
-from cudal1_nb.core import read_data
+from cudal1_nb.jsonl import load_jsonl
 from cudal1_nb.store import read_evals
 
 
@@ -29,7 +29,7 @@ def main(argv=None):
     ap.add_argument('table', help="an audit's audit.jsonl")
     ap.add_argument('--evals', help="the same audit's evals.jsonl(.gz): the harness's own speedup of each rejected program")
     o = ap.parse_args(argv)
-    rows = [r for r in map(json.loads, read_data(o.table).decode().splitlines()) if r.get('verdict') == 'cheat']
+    rows = [r for r in load_jsonl(o.table) if r.get('verdict') == 'cheat']
     meas, err = {}, {}
     if o.evals:
         for e in read_evals(o.evals):

@@ -18,6 +18,7 @@ import argparse, json, re, statistics, sys, time
 from cudal1_nb.core import Candidate
 from cudal1_nb.tasks import read_source, filter_tasks
 from cudal1_nb.eval import EvalConfig, evaluate_many
+from cudal1_nb.jsonl import load_jsonl
 
 KINDS = {'same': 1.0, 'twice': 0.5}
 BUCKETS = (('< 0.3 ms', 0.0, 0.3), ('0.3-1 ms', 0.3, 1.0), ('> 1 ms', 1.0, float('inf')))
@@ -63,7 +64,7 @@ def main(argv=None):
     ap.add_argument('--table', help='only print the table of rows saved earlier with --json')
     a = ap.parse_args(argv)
     if a.table:
-        print(table([json.loads(l) for l in open(a.table) if l.strip()])); return 0
+        print(table(load_jsonl(a.table))); return 0
     tasks, _ = read_source(a.source)
     tasks = filter_tasks(tasks, [int(x) for x in a.levels.split(',') if x] or None, [x for x in a.ids.split(',') if x] or None, a.limit)
     items, kinds = [], []

@@ -81,8 +81,8 @@ def main(argv=None):
     a = ap.parse_args(argv)
     if a.saved:
         sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # a checkout's package, for its reader of .gz files
-        from cudal1_nb.core import read_data
-        try: rows = [json.loads(l) for l in read_data(a.saved).decode().splitlines() if l.strip()]
+        from cudal1_nb.jsonl import load_jsonl
+        try: rows = load_jsonl(a.saved)
         except (OSError, ValueError) as e: sys.exit(f"{a.saved}: not a sampler's JSON lines file ({type(e).__name__}: {e})")
         print(table(rows, a.window)); return
     cmd = a.command[1:] if a.command[:1] == ['--'] else a.command

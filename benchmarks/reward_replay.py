@@ -13,7 +13,7 @@ holds of the device lock summed over every process of every result (`meta.holds`
 floor: no reward can judge faster than one program per (sum / programs) seconds on one GPU -- and the lock's
 occupancy, that sum over the calls' wall time. Runs against any version of the package on `PYTHONPATH` (the same
 rollouts before and after a change). `--evals FILE` writes every result (JSONL) for `benchmarks/audit_timeline.py`."""
-import argparse, collections, dataclasses, gzip, json, os, sys, tempfile, time
+import argparse, collections, dataclasses, json, os, sys, tempfile, time
 from pathlib import Path
 sys.path.insert(0, os.environ.get('CUDAL1_PACKAGE_ROOT') or str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
 
@@ -23,10 +23,10 @@ def read_batches(paths:list, # rollouts files (JSONL, gzipped or not)
                  split:str='train', # the rollouts' split to take
                 )->list:
     "[[rollout dict, ...], ...]: the training rollouts grouped by (file, run, step) as they were scored, in file order, until `n` completions."
+    from cudal1_nb.jsonl import load_jsonl   # the package's reader (gzipped or not), from the root put first on the path above
     out, total = [], 0
     for p in paths:
-        op = gzip.open if str(p).endswith('.gz') else open
-        with op(p, 'rt') as f: rows = [json.loads(l) for l in f if l.strip()]
+        rows = load_jsonl(p)
         by = collections.OrderedDict()
         for r in rows:
             if r.get('split', 'train') == split: by.setdefault((r['run'], r['step']), []).append(r)

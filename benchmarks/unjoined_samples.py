@@ -12,6 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))   # run from a checkout without installing
 import cudal1_nb.verdict as V
+from cudal1_nb.jsonl import load_jsonl
 
 
 def spy(log):
@@ -47,4 +48,4 @@ if __name__ == '__main__':
             spy(f)
             sys.argv = ['cheat_detections.py', *rest]
             runpy.run_path(str(ROOT/'benchmarks'/'cheat_detections.py'), run_name='__main__')
-    print(table([json.loads(l) for l in open(a.log)]))
+    print(table(load_jsonl(a.log)))

@@ -12,8 +12,10 @@ from __future__ import annotations
 import math, json, random, statistics
 from pathlib import Path
 from .core import EvalResult, VERDICTS, counted_speedup, read_data
+from .jsonl import json_line, load_jsonl
 from .stats import percentile, gmean, speedup_stats   # re-exported: the statistics live in `cudal1_nb.stats`
-from .store import release_results   # re-exported: a release's published results (`cudal1_nb.store`)
+from .release import release_results   # re-exported: a release's published results (`cudal1_nb.release`)
+from .store import read_evals
 
 # %% auto #0
 __all__ = ['BASELINE_NAMES', 'PAPER_MEANS', 'earned', 'speedup_table', 'run_results', 'source_results', 'table_result',
@@ -59,10 +61,7 @@ def run_results(path, baseline:str='eager')->tuple:
     "(label, results) of a mini-suite evaluation run directory (`results.jsonl`; stage `evaluate`): per task, its fastest correct variant (else its first result)."
     path = Path(path)
     best = {}
-    for ln, line in enumerate((path/'results.jsonl').read_text().splitlines(), 1):
-        if not line.strip(): continue
-        try: d = json.loads(line)
-        except json.JSONDecodeError as e: raise ValueError(f"{path/'results.jsonl'}:{ln}: not JSON ({e})") from None
+    for d in load_jsonl(path/'results.jsonl'):
         v = d.pop('variant', None)
         r = EvalResult.from_dict(d); r.meta['variant'] = v
         cur = best.get(r.task_id)
@@ -77,13 +76,10 @@ def source_results(path)->tuple:
         if not (path/'results.jsonl').exists(): raise FileNotFoundError(f"{path}: a directory without results.jsonl (not a mini-suite evaluation run)")
         return run_results(path)
     if not path.exists(): raise FileNotFoundError(f"{path}: no such file")
-    first = read_data(path).decode().split('\n', 1)[0]
-    try: d = json.loads(first)
-    except json.JSONDecodeError as e: raise ValueError(f"{path}:1: not JSON ({e})") from None
+    d = json_line(read_data(path).split(b'\n', 1)[0], f"{path}:1")
     if 'ref_code' in d: return release_results(path)
     if 'task_id' not in d and {'level', 'task', 'verdict'} <= set(d): return table_results(path)   # an audit's table, not its evals
     if 'verdict' not in d: raise ValueError(f"{path}: neither a CUDA-L1 release (ref_code) nor evaluation results (verdict)")
-    from cudal1_nb.store import read_evals
     rs = [EvalResult.from_dict({k: v for k, v in x.items() if k not in ('level', 'task')}) for x in read_evals(path)]
     return (rs[0].device if rs else path.stem), rs
 
@@ -112,7 +108,7 @@ def table_results(path)->tuple:
     dev = ''
     for s in (path.with_name(path.name.removesuffix('.gz').removesuffix('.jsonl') + '.summary.json'), path.with_name('summary.json')):
         if s.exists(): dev = json.loads(s.read_text()).get('device') or ''; break
-    rows = [json.loads(l) for l in read_data(path).decode().splitlines() if l.strip()]
+    rows = load_jsonl(path)
     rs = [r for r in (table_result(d, dev) for d in rows) if r is not None]
     return (dev or path.stem), rs
 

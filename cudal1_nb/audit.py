@@ -10,11 +10,11 @@ from __future__ import annotations
 import os, re, sys, csv, json, math, time, statistics
 from pathlib import Path
 from .core import Task, Candidate, EvalResult, atomic_write, print_table, new_run_dir, save_config, start_run, finish_run
-from .tasks import kernelbench_name
 from .eval import EvalConfig, WarmHarness, evaluate_many
 from .policy import apply_policy, rewarded_speedup
 from .stats import gmean as _gmean
-from .store import _read_release, SCORE_BASELINES, read_evals
+from .release import SCORE_BASELINES, read_release, kernelbench_name
+from .store import read_evals
 
 # %% auto #0
 __all__ = ['release_items', 'slow_first', 'audit', 'audit_table']
@@ -24,11 +24,11 @@ def release_items(path:str|Path, # a CUDA-L1 release file
                   levels=None, ids=None, limit:int|None=None)->tuple[list, list]:
     "([(Task, Candidate|None, row)], name): the release's rows as records, filtered."
     path = Path(path)
-    rel = _read_release(path)
-    if rel['format'] != 'release': raise ValueError(f"{path}: a baseline file, not a release (no ref_code / custom_code)")
+    rel = read_release(path)
+    if rel.format != 'release': raise ValueError(f"{path}: a baseline file, not a release (no ref_code / custom_code)")
     name = f"cuda-l1:{path.stem}"
     out = []
-    for ln, r, _ in rel['rows']:
+    for ln, r, _ in rel.rows:
         lvl, num = r['level_id'], r['task_id']
         if levels and lvl not in set(levels): continue
         if ids and f"L{lvl}/{num}" not in set(ids) and f"kernelbench/L{lvl}/{num}" not in set(ids): continue

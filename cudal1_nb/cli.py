@@ -185,7 +185,7 @@ def cmd_audit(a)->int:
 def baseline_aliases()->dict:
     "Every name a baseline goes by -> its `EvalResult.speedups` key: the key, the release files' `score_*` field with and without the prefix, and the paper's row name."
     from cudal1_nb.core import BASELINES
-    from cudal1_nb.store import SCORE_BASELINES
+    from cudal1_nb.release import SCORE_BASELINES
     from cudal1_nb.analysis import BASELINE_NAMES
     d = {b: b for b in BASELINES}
     for field, b in SCORE_BASELINES.items(): d[field] = d[field.removeprefix('score_')] = b
@@ -218,7 +218,7 @@ def cmd_report(a)->int:
 # %% ../nbs/90_cli.ipynb #b2c0de02
 def serve_config(a):
     "The `ServeConfig` of `cudal1 serve`'s arguments ('auto' devices resolved)."
-    from cudal1_nb.serve import ServeConfig
+    from cudal1_nb.serve_jobs import ServeConfig   # no FastAPI needed to check the arguments
     devs = [x.strip() for x in a.device.split(',') if x.strip()]
     devs = [_device(argparse.Namespace(device=x)) for x in devs]
     d = dict(_params(a.set, None), suite=a.suite, devices=devs, policy=a.policy, host=a.host, port=a.port, auth=not a.no_auth,

@@ -77,11 +77,11 @@ def offline_candidates(source:str, # 'minibench' or a CUDA-L1 release file (.jso
         return [(c, None) for c in minibench_variants() if c.task_id in ids]
     p = Path(source)
     if not p.exists(): raise FileNotFoundError(f"offline source {source!r}: neither 'minibench' nor an existing release file")
-    from cudal1_nb.store import release_results, _read_release
+    from cudal1_nb.release import release_results, read_release
     gpu, pubs = release_results(p)
     by = {r.task_id: r for r in pubs}
     out = []
-    for _, r, _ in _read_release(p)['rows']:
+    for _, r, _ in read_release(p).rows:
         tid, code = f"kernelbench/L{r['level_id']}/{r['task_id']}", r['custom_code']
         if tid in ids and isinstance(code, str) and code not in ('', 'None'):
             out.append((Candidate(tid, code, name=f"cuda-l1:{gpu}", stage='release', origin='cuda-l1'), by[tid]))

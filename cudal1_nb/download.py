@@ -10,6 +10,7 @@ from __future__ import annotations
 import os, io, json, time, shutil, tarfile, tempfile, urllib.request, urllib.error
 from pathlib import Path
 from .core import get_base_dir, atomic_write
+from .jsonl import JsonlError, loads_jsonl
 
 # %% auto #0
 __all__ = ['CUDAL1_URL', 'KERNELBENCH_URL', 'CUDAL1_FILES', 'CUDAL1_GPUS', 'DownloadError', 'fetch', 'download_cudal1',
@@ -55,11 +56,9 @@ def _to_jsonl(raw:bytes, url:str)->bytes:
     if s.startswith('['):
         rows = json.loads(s)
         return ''.join(json.dumps(r) + '\n' for r in rows).encode()
-    for i, line in enumerate(text.splitlines(), 1):
-        if not line.strip(): continue
-        try: o = json.loads(line)
-        except ValueError as e: raise DownloadError(f"{url}: line {i} is not JSON ({e})") from None
-        if not isinstance(o, dict): raise DownloadError(f"{url}: line {i} is not a JSON object")
+    try: rows = loads_jsonl(raw, url, numbered=True)
+    except JsonlError as e: raise DownloadError(str(e)) from None
+    if bad := [n for n, o in rows if not isinstance(o, dict)]: raise DownloadError(f"{url}:{bad[0]}: not a JSON object")
     return raw if raw.endswith(b'\n') or not raw else raw + b'\n'
 
 def download_cudal1(names=None, # GPUs and baselines to fetch (keys of `CUDAL1_FILES`); default: the five GPUs

@@ -6,13 +6,15 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/store.html.md"""
 
 # %% ../nbs/02_store.ipynb #c6aa570d
 from __future__ import annotations
-import os, json, time, math, sqlite3, hashlib, threading, contextlib, heapq
+import os, json, time, sqlite3, threading, contextlib, heapq
 from pathlib import Path
 from fastcore.basics import patch
-from .core import Task, Candidate, EvalResult, KINDS, atomic_write, get_base_dir, counted_speedup, read_data
+from .core import Task, Candidate, EvalResult, KINDS, get_base_dir, counted_speedup
+from .jsonl import load_jsonl
+from .release import RELEASE_FIELDS, BASELINE_FIELDS, SCORE_BASELINES, release_results, import_release, export_release, remove_release
 
 # %% auto #0
-__all__ = ['SCHEMA_VERSION', 'RELEASE_FIELDS', 'BASELINE_FIELDS', 'SCORE_BASELINES', 'Store', 'read_evals', 'release_results']
+__all__ = ['SCHEMA_VERSION', 'Store', 'read_evals', 'RELEASE_FIELDS', 'BASELINE_FIELDS', 'SCORE_BASELINES', 'release_results']
 
 # %% ../nbs/02_store.ipynb #211ef6ad
 SCHEMA_VERSION = 1
@@ -420,162 +422,11 @@ def stats(self:Store)->dict:
                 n_evals=self._q('SELECT count(*) FROM evaluations')[0][0])
 
 # %% ../nbs/02_store.ipynb #18b56810
-def read_evals(path:str|Path)->list[dict]:
-    "The rows of an audit's `evals.jsonl` (or `evals.partial.jsonl`, or either gzipped): one `EvalResult` dict per line, plus `level` and `task`."
-    rows = []
-    for ln, line in enumerate(read_data(path).decode().splitlines(), 1):
-        if not line.strip(): continue
-        try: rows.append(json.loads(line))
-        except json.JSONDecodeError as e: raise ValueError(f"{path}:{ln}: not JSON ({e})") from None
-    return rows
-
-# %% ../nbs/02_store.ipynb #f4529c82
-RELEASE_FIELDS = ('level_id', 'task_id', 'ref_code', 'custom_code', 'cuda_graph_code', 'cudnn_code', 'score_default',
-                  'score_torch_compile_default', 'score_torch_compile_reduce_overhead', 'score_cuda_graph', 'score_cudnn')
-BASELINE_FIELDS = ('level_id', 'task_id', 'code')
-SCORE_BASELINES = {'score_default': 'eager', 'score_torch_compile_default': 'torch_compile',
-                   'score_torch_compile_reduce_overhead': 'torch_compile_ro', 'score_cuda_graph': 'cuda_graph',
-                   'score_cudnn': 'cudnn'}  # release field -> `EvalResult.speedups` key
-
-def _pos_num(x)->bool: return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x > 0
-
-def _check_row(r, fmt:str)->str|None:
-    "The problem with one parsed row, or None."
-    if not isinstance(r, dict): return f"expected a JSON object, got {type(r).__name__}"
-    want = RELEASE_FIELDS if fmt == 'release' else BASELINE_FIELDS
-    if miss := [k for k in want if k not in r]: return f"missing field(s) {miss}"
-    if extra := [k for k in r if k not in want]: return f"unknown field(s) {extra}"
-    for k in ('level_id', 'task_id'):
-        if isinstance(r[k], bool) or not isinstance(r[k], int) or r[k] < 0: return f"{k} must be a non-negative int, got {r[k]!r:.40}"
-    for k in ('ref_code', 'code'):
-        if k in r and not isinstance(r[k], str): return f"{k} must be a string, got {type(r[k]).__name__}"
-    for k in ('custom_code', 'cuda_graph_code', 'cudnn_code'):
-        if k in r and r[k] is not None and not isinstance(r[k], str): return f"{k} must be a string or null, got {type(r[k]).__name__}"
-    for k in SCORE_BASELINES:
-        if k in r and r[k] is not None and not _pos_num(r[k]): return f"{k} must be a positive finite number or null, got {r[k]!r:.40}"
-
-def _line(fields, r:dict)->str: return json.dumps({k: r[k] for k in fields})
-
-def _read_release(path:Path)->dict:
-    "Parse and validate a release or baseline file; raises `ValueError('file:line: problem')`."
-    data = read_data(path)
-    lines = data.split(b'\n')
-    if lines and lines[-1] == b'': lines.pop()
-    if not lines: raise ValueError(f"{path}: no rows")
-    rows, seen, fmt, fields = [], {}, None, None
-    for n, b in enumerate(lines, 1):
-        try: r = json.loads(b.decode('utf-8'))
-        except (UnicodeDecodeError, json.JSONDecodeError) as e: raise ValueError(f"{path}:{n}: not valid JSON ({e})") from None
-        if fmt is None:
-            fmt = 'baseline' if isinstance(r, dict) and 'code' in r and 'ref_code' not in r else 'release'
-            fields = tuple(r) if isinstance(r, dict) else None
-        if p := _check_row(r, fmt): raise ValueError(f"{path}:{n}: {p}")
-        key = (r['level_id'], r['task_id'])
-        if key in seen: raise ValueError(f"{path}:{n}: duplicate task L{key[0]}/{key[1]} (first on line {seen[key]})")
-        seen[key] = n
-        s = b.decode('utf-8')
-        rows.append((n, r, None if _line(fields, r) == s else s))
-    return dict(format=fmt, fields=fields, rows=rows, final_newline=data.endswith(b'\n'),
-                sha256=hashlib.sha256(data).hexdigest())
-
-# %% ../nbs/02_store.ipynb #537b9ec0
-def release_results(path)->tuple:
-    "(gpu, [published EvalResult per row]) of a CUDA-L1 release file."
-    path = Path(path)
-    rel = _read_release(path)
-    if rel['format'] != 'release': raise ValueError(f"{path}: a baseline file, not a release")
-    def cid(tid, code):   # the id an audit gives the same program, so a published score and a measurement of one kernel pair up
-        return Candidate(tid, code, stage='release', origin='cuda-l1').id if isinstance(code, str) and code not in ('', 'None') else None
-    out = []
-    for ln, r, _ in rel['rows']:
-        tid = f"kernelbench/L{r['level_id']}/{r['task_id']}"
-        out.append(EvalResult(cid(tid, r['custom_code']), tid, kind='published', device=path.stem,
-                              speedups={b: r[k] for k, b in SCORE_BASELINES.items()}, meta=dict(line=ln)))
-    return path.stem, out
+def read_evals(path:str|Path, # an audit's `evals.jsonl` (or `evals.partial.jsonl`, or either gzipped)
+              )->list[dict]:
+    "The rows of an audit's evaluations file: one `EvalResult` dict per line, plus `level` and `task`."
+    return load_jsonl(path)
 
 # %% ../nbs/02_store.ipynb #a737729f
-_CODE_FIELDS = {'custom_code': ('release', None), 'cuda_graph_code': ('baseline', 'cuda_graph'), 'cudnn_code': ('baseline', 'cudnn')}
-
-@patch
-def _drop_release(self:Store, c, name:str):
-    eids = [r[0] for r in c.execute('SELECT eval_id FROM release_rows WHERE release=? AND eval_id IS NOT NULL', (name,))]
-    c.execute('DELETE FROM releases WHERE name=?', (name,))
-    for i in range(0, len(eids), 500): c.execute(f"DELETE FROM evaluations WHERE id IN ({','.join('?'*len(eids[i:i+500]))})", eids[i:i+500])
-
-@patch
-def remove_release(self:Store, name:str):
-    "Forget a release's rows and published evaluations (its tasks and candidates stay)."
-    with self.transaction() as c: self._drop_release(c, name)
-
-@patch
-def import_release(self:Store, path:str|Path, # a CUDA-L1 release (`h100.jsonl`) or baseline file (`baseline_cudnn.jsonl`)
-                   name:str|None=None,          # release name; default `'cuda-l1:' + file stem`
-                   names:dict|None=None,        # optional task names, `{(level, num): name}`
-                   suite:str='kernelbench',     # suite of the tasks
-                  )->dict:
-    "Import a release file in one transaction (idempotent); returns a summary."
-    path = Path(path); name = name or f'cuda-l1:{path.stem}'; device = path.stem
-    if names is None and suite == 'kernelbench':
-        from cudal1_nb.tasks import kernelbench_names
-        names = kernelbench_names()
-    names = names or {}
-    rel = _read_release(path)
-    fmt, n0 = rel['format'], self._q('SELECT count(*) FROM tasks')[0][0]
-    with self.transaction() as c:
-        old = c.execute('SELECT sha256 FROM releases WHERE name=?', (name,)).fetchone()
-        summary = dict(name=name, format=fmt, rows=len(rel['rows']), device=device, skipped=False, replaced=old is not None)
-        if old and old['sha256'] == rel['sha256']: return {**summary, 'skipped': True, 'replaced': False}
-        if old: self._drop_release(c, name)
-        c.execute('INSERT INTO releases VALUES (?,?,?,?,?,?,?,?,?)', (name, path.name, fmt, device, _j(rel['fields']),
-                  len(rel['rows']), int(rel['final_newline']), rel['sha256'], time.time()))
-        seen, nc, ne = set(), 0, 0
-        for pos, (ln, r, raw) in enumerate(rel['rows']):
-            lvl, num = r['level_id'], r['task_id']; tid = f'{suite}/L{lvl}/{num}'
-            ref = None
-            if fmt == 'release':
-                t = Task(suite, lvl, num, names.get((lvl, num), ''), r['ref_code'], source=f'{path.name}:{ln}')
-                if not c.execute('INSERT OR IGNORE INTO tasks VALUES (?,?,?,?,?,?,?,?,?)', _task_row(t)).rowcount:
-                    if c.execute('SELECT code FROM tasks WHERE id=?', (tid,)).fetchone()['code'] != t.code: ref = t.code
-                    if t.name: c.execute("UPDATE tasks SET name=? WHERE id=? AND name=''", (t.name, tid))
-            elif not c.execute('SELECT 1 FROM tasks WHERE id=?', (tid,)).fetchone():
-                raise ValueError(f"{path}:{ln}: task {tid!r} is not in the store; import a release with its ref_code first")
-            codes = {}
-            for f in (_CODE_FIELDS if fmt == 'release' else ['code']):
-                v = r[f]; st = 'null' if v is None else 'None' if v == 'None' else 'code'; cid = None
-                if st == 'code':
-                    stage, cname = _CODE_FIELDS[f] if fmt == 'release' else ('baseline', path.stem.removeprefix('baseline_'))
-                    x = Candidate(tid, v, name=cname or name, stage=stage, origin='cuda-l1')
-                    nc += self._put_cand(c, x, seen); cid = x.id
-                codes[f] = (st, cid)
-            eid = None
-            if fmt == 'release':
-                ev = EvalResult(codes['custom_code'][1], tid, kind='published', device=device, meta=dict(release=name, line=ln),
-                                speedups={b: r[k] for k, b in SCORE_BASELINES.items()})
-                eid = self._put_eval(c, ev, seen); ne += 1
-            c.execute('INSERT INTO release_rows VALUES (?,?,?,?,?,?)', (name, pos, tid, eid, ref, raw))
-            c.executemany('INSERT INTO release_codes VALUES (?,?,?,?,?)', [(name, pos, f, st, cid) for f, (st, cid) in codes.items()])
-        nt = c.execute('SELECT count(*) FROM tasks').fetchone()[0] - n0
-    return {**summary, 'tasks_added': nt, 'candidates_added': nc, 'evals_added': ne}
-
-# %% ../nbs/02_store.ipynb #39168504
-@patch
-def export_release(self:Store, name:str, # a release name, e.g. 'cuda-l1:h100'
-                   path:str|Path,        # file to write
-                  )->Path:
-    "Write an imported release back out, row for row and byte for byte."
-    rel = self._q('SELECT * FROM releases WHERE name=?', (name,))
-    if not rel: raise KeyError(f"no release {name!r}; stored: {[r[0] for r in self._q('SELECT name FROM releases')]}")
-    rel, codes = rel[0], {}
-    fields = json.loads(rel['fields'])
-    for r in self._q('SELECT rc.pos, rc.field, rc.state, c.code FROM release_codes rc LEFT JOIN candidates c ON c.id=rc.candidate_id '
-                     'WHERE rc.release=?', (name,)):
-        codes[r['pos'], r['field']] = {'null': None, 'None': 'None', 'code': r['code']}[r['state']]
-    out = []
-    for r in self._q('SELECT rr.pos, rr.ref_code, rr.raw, t.level, t.num, t.code, e.speedups FROM release_rows rr '
-                     'JOIN tasks t ON t.id=rr.task_id LEFT JOIN evaluations e ON e.id=rr.eval_id WHERE rr.release=? ORDER BY rr.pos', (name,)):
-        if r['raw'] is not None: out.append(r['raw']); continue
-        d = dict(level_id=r['level'], task_id=r['num'], ref_code=r['code'] if r['ref_code'] is None else r['ref_code'])
-        d.update({f: v for (p, f), v in codes.items() if p == r['pos']})
-        if r['speedups'] is not None: d.update({k: json.loads(r['speedups']).get(b) for k, b in SCORE_BASELINES.items()})
-        out.append(_line(fields, d))
-    return atomic_write(path, '\n'.join(out) + ('\n' if rel['final_newline'] else ''))
+Store.import_release, Store.export_release, Store.remove_release = import_release, export_release, remove_release
+_all_ = ['RELEASE_FIELDS', 'BASELINE_FIELDS', 'SCORE_BASELINES', 'release_results']

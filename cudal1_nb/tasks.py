@@ -7,31 +7,20 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/tasks.html.md"""
 
 # %% ../nbs/01_tasks.ipynb #3ee2826f
 from __future__ import annotations
-import os, re, json, time
+import os, re, time
 from dataclasses import dataclass, field
 from pathlib import Path
-from .core import Task, Record, data_dir, read_data
+from .core import Task, Record, data_dir
+from .release import kernelbench_names, kernelbench_name, read_release
 from .sandbox import Pool, Job, load_program, _one_line
 
 # %% auto #0
-__all__ = ['HELD_OUT', 'SPLITS', 'kernelbench_names', 'kernelbench_name', 'TaskError', 'TaskCheck', 'read_dir', 'read_jsonl',
-           'minibench_dir', 'read_source', 'check_source', 'filter_tasks', 'split_of', 'split_tasks', 'check_task_job',
-           'check_tasks', 'list_tasks', 'load_tasks']
+__all__ = ['HELD_OUT', 'SPLITS', 'TaskError', 'TaskCheck', 'read_dir', 'read_jsonl', 'minibench_dir', 'read_source',
+           'check_source', 'filter_tasks', 'split_of', 'split_tasks', 'check_task_job', 'check_tasks', 'list_tasks',
+           'load_tasks', 'kernelbench_names', 'kernelbench_name']
 
 # %% ../nbs/01_tasks.ipynb #2c0c8bde
-_KB_NAMES = None
-def kernelbench_names()->dict:
-    "KernelBench's task names, `{(level, num): name}` (file name without number and `.py`)."
-    global _KB_NAMES
-    if _KB_NAMES is None:
-        try: raw = json.loads((data_dir()/'kernelbench_names.json').read_text())
-        except (OSError, ValueError): raw = {}
-        _KB_NAMES = {(int(l.removeprefix('level')), int(n)): v for l, d in raw.items() for n, v in d.items()}
-    return _KB_NAMES
-
-def kernelbench_name(level:int, num:int)->str:
-    "KernelBench's name of task `num` in `level`, or '' if unknown."
-    return kernelbench_names().get((level, num), '')
+_all_ = ['kernelbench_names', 'kernelbench_name']
 
 # %% ../nbs/01_tasks.ipynb #8201f169
 class TaskError(ValueError):
@@ -97,22 +86,11 @@ def read_jsonl(path:str|Path, # a CUDA-L1 release file (JSON lines)
     "Tasks (reference programs) in a CUDA-L1 release file, and a status for every row that could not be read."
     path = Path(path)
     if not path.is_file(): raise TaskError(f"{path}: no such file")
-    tasks, bad, seen = [], [], {}
-    for i, line in enumerate(read_data(path).decode('utf-8').splitlines(), 1):
-        if not line.strip(): continue
-        src = f"{path}:{i}"
-        def _bad(why, level=0, num=0): bad.append(TaskCheck(f"{suite}/L{level}/{num or '?'}", level, num, '', suite, src, 'invalid', f"{src}: {why}"))
-        try: row = json.loads(line)
-        except ValueError as e: _bad(f"not valid JSON ({e})"); continue
-        if not isinstance(row, dict): _bad(f"expected a JSON object, got {type(row).__name__}"); continue
-        lvl, num, code = row.get('level_id'), row.get('task_id'), row.get('ref_code')
-        if not isinstance(lvl, int) or isinstance(lvl, bool) or lvl < 0: _bad(f"level_id must be a non-negative integer, got {lvl!r}"); continue
-        if not isinstance(num, int) or isinstance(num, bool) or num < 0: _bad(f"task_id must be a non-negative integer, got {num!r}", lvl); continue
-        if not isinstance(code, str) or not code.strip(): _bad(f"ref_code must be a non-empty string, got {type(code).__name__}", lvl, num); continue
-        if (lvl, num) in seen: _bad(f"level {lvl} task {num} repeats line {seen[(lvl, num)]}", lvl, num); continue
-        seen[(lvl, num)] = i
-        tasks.append(Task(suite, lvl, num, kernelbench_name(lvl, num) if suite == 'kernelbench' else '', code, source=src,
-                          meta={'release': path.stem}))
+    rel = read_release(path, strict=False)
+    tasks = [Task(suite, r['level_id'], r['task_id'], kernelbench_name(r['level_id'], r['task_id']) if suite == 'kernelbench' else '',
+                  r['ref_code'], source=f"{path}:{n}", meta={'release': path.stem}) for n, r, _ in rel.rows]
+    bad = [TaskCheck(f"{suite}/L{p.level}/{p.num or '?'}", p.level, p.num, '', suite, f"{path}:{p.line}", 'invalid', f"{path}:{p.line}: {p.why}")
+           for p in rel.problems]
     return tasks, bad
 
 # %% ../nbs/01_tasks.ipynb #9c3440f8

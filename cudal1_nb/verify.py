@@ -9,7 +9,8 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/verify.html.md"""
 from __future__ import annotations
 import json
 from pathlib import Path
-from .core import Candidate, EvalResult, atomic_write, read_data
+from .core import Candidate, EvalResult, atomic_write
+from .jsonl import load_jsonl
 from .eval import EvalConfig, evaluate_many
 
 # %% auto #0
@@ -42,8 +43,8 @@ def write_pairs(path:str|Path, pairs:list):
 
 def read_pairs(path:str|Path)->list[tuple]:
     "[(Candidate, EvalResult)] of a file written by `write_pairs`."
-    p, out = Path(path), []
-    for ln, line in enumerate(read_data(p).decode().splitlines(), 1):
-        try: d = json.loads(line); out.append((Candidate.from_dict(d['candidate']), EvalResult.from_dict(d['result'])))
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e: raise ValueError(f"{p}:{ln}: not a (candidate, result) record ({e})") from None
+    out = []
+    for ln, d in load_jsonl(path, numbered=True):   # a line that is not JSON: an error naming it
+        try: out.append((Candidate.from_dict(d['candidate']), EvalResult.from_dict(d['result'])))
+        except (KeyError, TypeError, ValueError) as e: raise ValueError(f"{path}:{ln}: not a (candidate, result) record ({e})") from None
     return out

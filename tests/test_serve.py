@@ -319,3 +319,21 @@ def test_serve_refuses_a_gpu_it_does_not_have(tmp_path):
     r = subprocess.run([sys.executable, '-m', 'cudal1_nb', 'serve', '--device', 'cuda', '--port', str(_free_port())], capture_output=True, text=True,
                        timeout=120, env={**os.environ, 'CUDAL1_BASE_DIR': str(tmp_path)}, cwd=ROOT)
     assert r.returncode == 2 and "device 'cuda': torch sees 0 CUDA GPUs on this machine" in r.stderr, (r.returncode, r.stderr[-2000:])
+
+
+def test_documented_job_example_is_accepted(tmp_path):
+    "The `POST /v1/jobs` example the service publishes in its schema (`/openapi.json`, `JOB_EXAMPLE`) is accepted as documented: 202, queued, its program found."
+    from fastapi.testclient import TestClient
+    from cudal1_nb.serve import JOB_EXAMPLE, ServeConfig, Server, make_app
+    from cudal1_nb.minibench import minibench_tasks
+    server = Server(ServeConfig(auth=False, db=str(tmp_path/'store.sqlite'), jobs_db=str(tmp_path/'jobs.sqlite')), minibench_tasks(), names={'cpu': 'cpu'})
+    try:
+        app = make_app(server)   # not started (no lifespan): the job is accepted and queued, nothing is judged
+        example = app.openapi()['components']['schemas']['JobRequest']['examples'][0]
+        assert example == JOB_EXAMPLE
+        r = TestClient(app).post('/v1/jobs', json=example)
+        assert r.status_code == 202, r.text
+        job = r.json(); row = server.jobs.get(job['id'])
+        assert (job['status'], job['request_id']) == ('queued', example['request_id'])
+        assert json.loads(row['task'])['id'] == example['task_id'] and 'class ModelNew' in row['code'] and row['policy'] == example['policy']
+    finally: server.close()

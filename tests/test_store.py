@@ -56,7 +56,7 @@ def test_reimport_changed_file_replaces(store, tmp_path):
     assert store.export_release('cuda-l1:release_small', tmp_path/'out.jsonl').read_bytes() == p.read_bytes()
     assert integrity(store.path) == ('ok', [])
 
-BAD = [('{"level_id": 1, "task_id": ', 'not valid JSON'),
+BAD = [('{"level_id": 1, "task_id": ', 'not JSON'),
        ('{"level_id": 9, "task_id": 9}', "missing field(s) ['ref_code'"),
        ('"just a string"', 'expected a JSON object'),
        ('{{row}}|level_id="2"', 'level_id must be a non-negative int'),
