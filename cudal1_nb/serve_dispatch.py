@@ -16,6 +16,7 @@ from .stats import interval_call
 from .policy import finding_id, get_policy, apply_policy
 from .eval import harness_version
 from .reward import RewardConfig, RewardJudge, base_reward, worth, is_infra, stored_best
+from .feedback import feedback_text
 from .sandbox import _one_line
 from .serve_jobs import ServeConfig, JobSpec, JobStore, token_path, load_tokens, spec_of
 
@@ -24,7 +25,7 @@ __all__ = ['PRUNE_EVERY_S', 'answer_of', 'unparsed_answer', 'harness_answer', 'D
 
 # %% ../nbs/15b_serve_dispatch.ipynb #ec227539
 _FIELDS = ('task_id', 'candidate_id', 'verdict', 'correct', 'failure', 'scorable', 'speedup', 'baseline', 'interval', 'call', 'counted',
-           'reward', 'speedups', 'ms', 'flags', 'cheat_ids', 'reason', 'policy', 'device', 'harness_version', 'cached')
+           'reward', 'speedups', 'ms', 'flags', 'cheat_ids', 'reason', 'feedback', 'policy', 'device', 'harness_version', 'cached')
 
 def answer_of(r:EvalResult, # a measured result
               policy:str='strict', # the policy the answer is judged under
@@ -42,7 +43,7 @@ def answer_of(r:EvalResult, # a measured result
                 speedup=w.speedup, baseline=b if w.ci else None, interval=w.ci or None,
                 call=interval_call(*w.ci) if w.ci else None, counted=w.counted, reward=w.reward, speedups=r.speedups, ms=ms,
                 flags=[dict(flag=f, id=finding_id(f)[0], meaning=finding_id(f)[1], action=pol.action(f)) for f in r.flags],
-                cheat_ids=r.meta.get('cheat_ids', []), reason=r.reason, policy=pol.name, device=r.device,
+                cheat_ids=r.meta.get('cheat_ids', []), reason=r.reason, feedback=feedback_text(r, '', rcfg), policy=pol.name, device=r.device,
                 harness_version=r.meta.get('harness_version') or harness_version(), cached=cached)
 
 # %% ../nbs/15b_serve_dispatch.ipynb #8580709c
@@ -54,6 +55,7 @@ def unparsed_answer(task_id:str, # the task
     "The answer to a completion without a `ModelNew` program: verdict 'unparsed' and the parser's reason, the reward's floor for it."
     return {**dict.fromkeys(_FIELDS), **dict(task_id=task_id, verdict='unparsed', correct=False, failure='candidate', scorable=True,
             reward=base_reward('unparsed', None, rcfg), speedups={}, ms={}, flags=[], cheat_ids=[], reason=f"no program in the answer: {why}",
+            feedback=feedback_text(None, why, rcfg),
             policy=policy, harness_version=harness_version(), cached=False)}
 
 def harness_answer(task_id:str, # the task

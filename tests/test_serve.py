@@ -337,3 +337,23 @@ def test_documented_job_example_is_accepted(tmp_path):
         assert (job['status'], job['request_id']) == ('queued', example['request_id'])
         assert json.loads(row['task'])['id'] == example['task_id'] and 'class ModelNew' in row['code'] and row['policy'] == example['policy']
     finally: server.close()
+
+
+def test_feedback_hides_what_a_program_printed_of_its_inputs(served):
+    """A program that raises with its inputs' values: `reason` (for logs) has them; `feedback` and KernelGYM's `error_message`
+    (what a model is shown) do not -- the inputs come from the judge's secret seeds."""
+    import re
+    leak = BROADCAST.replace('        return x * self.scale', "        raise RuntimeError(f'leak {x.flatten()[:4].tolist()}')")
+    with httpx.Client(base_url=served.url, headers=served.auth(7), timeout=60) as c:
+        a = _answer(c, _submit(c, dict(task_id=TASK, program=leak))["id"])["answer"]
+        nums = re.findall(r'-?\d+\.\d{3,}', a['reason'])
+        assert a['verdict'] == 'error' and nums, a['reason']   # the inputs' values are in the reason...
+        assert a['feedback'] and not any(n in a['feedback'] for n in nums), a['feedback']   # ...and not in what a model is shown
+        assert not re.search(r'\d+\.\d{3,}', a['feedback']), a['feedback']
+        kid = f'kg-{uuid.uuid4().hex[:8]}'
+        assert c.post('/evaluate', json=dict(task_id=kid, reference_code=REF.read_text(), kernel_code=leak, backend='cuda')).status_code == 200
+        for _ in range(120):
+            if c.get(f'/status/{kid}').json()['status'] == 'completed': break
+            time.sleep(1)
+        res = c.get(f'/results/{kid}').json()
+        assert res['error_message'] == res['metadata']['feedback'] and not any(n in res['error_message'] for n in nums), res['error_message']
