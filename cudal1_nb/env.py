@@ -14,15 +14,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from fastcore.basics import patch
 from .core import Record, Task, StageConfig, get_base_dir, code_hash, DEVICE_RE
-from .prompts import Template, optimize_prompt, contrastive_prompt, parse_response, fence, CONTRASTIVE_KINDS
+from .prompts import PROMPTS, Template, optimize_prompt, contrastive_prompt, parse_response, fence, CONTRASTIVE_KINDS
 from .reward import RewardConfig, KernelReward, Rollout, worth
 from .exemplars import BucketSampler
 from .feedback import feedback
 
 # %% auto #0
-__all__ = ['ON_CHEAT', 'EPISODE_ENDS', 'REFINE', 'ATTEMPT', 'REFINE_SHAS', 'CREDIT_RULES', 'EnvConfig', 'Turn', 'Episode',
-           'Observation', 'conversation', 'EpisodeStore', 'discounted_returns', 'trloo_advantages', 'turn_credit',
-           'EpisodeError', 'KernelEnv']
+__all__ = ['ON_CHEAT', 'EPISODE_ENDS', 'REFINE', 'ATTEMPT', 'CREDIT_RULES', 'EnvConfig', 'Turn', 'Episode', 'Observation',
+           'conversation', 'EpisodeStore', 'discounted_returns', 'trloo_advantages', 'turn_credit', 'EpisodeError',
+           'KernelEnv']
 
 # %% ../nbs/06c_env.ipynb #6d2f9746
 ON_CHEAT = ('end', 'continue')
@@ -128,15 +128,7 @@ class Observation(Record):
     max_turns:int = 0         # the episode's turn limit
 
 # %% ../nbs/06c_env.ipynb #d3e251ba
-REFINE = Template('refine/v1', 'refine', """\
-## Result of attempt $turn of $turns
-
-$feedback
-
-Revise your program in light of this result: fix what failed or, if it passed, make it faster, keeping to every \
-rule above. Answer in the format asked for above.""")
-ATTEMPT = Template('attempt/v1', 'attempt', "## Your attempt $turn\n\n$answer")
-REFINE_SHAS = {'refine/v1': 'fe442580b67a13c3', 'attempt/v1': 'fc9997fcdf1907da'}   # a released text never changes
+REFINE, ATTEMPT = PROMPTS['refine/v1'], PROMPTS['attempt/v1']   # released with the other prompts (`cudal1_nb.prompts.RELEASED`)
 
 def _shown(t:Turn, n:int=1500)->str:
     "An attempt as the text prompt shows it: its program, fenced, or the start of an answer that held none."

@@ -251,12 +251,21 @@ Reply with a single complete ```python code block defining `ModelNew` with its i
 `get_init_inputs`)."""))
 # the paper's full protocol, and the terse form (the stage-1 terse prompt plus the scored variants) for small models
 CONTRASTIVE_KINDS = ('contrastive', 'contrastive-terse')
+# a multi-turn episode's later turns (`cudal1_nb.env`): the result of an attempt, as a new user message, and the attempt shown again
+add_template(Template('refine/v1', 'refine', """\
+## Result of attempt $turn of $turns
+
+$feedback
+
+Revise your program in light of this result: fix what failed or, if it passed, make it faster, keeping to every \
+rule above. Answer in the format asked for above."""))
+add_template(Template('attempt/v1', 'attempt', "## Your attempt $turn\n\n$answer"))
 
 OPTIMIZE_FORMS = ('optimize/v1', 'optimize-terse/v1', 'optimize-steps/v1')   # stage-1 phrasings, for prompt augmentation
 RELEASED = {   # template id -> `Template.sha` of its released text: a released text never changes
     'device-cuda/v1': 'aba0a7b1f4a58a05', 'device-cpu/v1': '4ecde50e2321f118', 'optimize/v1': '10c1d02a9ac4a683',
     'optimize-terse/v1': '73d7dd1218515f32', 'optimize-steps/v1': '37b904986709fdf9', 'contrastive/v1': 'dca54b3b1dcc9650',
-    'contrastive-terse/v1': 'c9e37f4d52f5eeeb',
+    'contrastive-terse/v1': 'c9e37f4d52f5eeeb', 'refine/v1': 'fe442580b67a13c3', 'attempt/v1': 'fc9997fcdf1907da',
 }
 
 # %% ../nbs/05_prompts.ipynb #f50c1a54
