@@ -71,9 +71,7 @@ class EnvConfig(StageConfig):
 # %% ../nbs/06c_env.ipynb #622285d0
 @dataclass
 class Turn(Rollout):
-    "One turn of an episode: the rollout record of its answer, and its place in the episode."
-    episode_id:str = ''
-    turn:int = 0              # 1-based
+    "One turn of an episode: the rollout record of its answer (its `episode_id` and `turn`, from 1), and what came of it."
     feedback:str = ''         # what the model was told after this answer
     kind:str = ''             # the feedback's kind (`cudal1_nb.feedback.Feedback.kind`)
     win:bool = False          # correct with a counted speedup above `win_speedup`
@@ -253,13 +251,17 @@ class KernelEnv:
             self.judges = {}
         self.episodes.close()
     def slot(self, turn:int)->int: return turn if self.cfg.fresh_seeds else 1
+    def _reward(self, judge)->KernelReward:
+        return KernelReward(list(self.tasks.values()), self.rcfg, self.ecfg, self.cfg.device, db=self.cfg.db, run=self.cfg.run,
+                            arm='multi-turn', judge=judge)
     def reward_for(self, turn:int)->KernelReward:
         "The reward that judges turn `turn` (1-based): its own with `fresh_seeds`, made on first use."
         with self.lock:
             k = self.slot(turn)
-            if k not in self.judges:
-                self.judges[k] = KernelReward(list(self.tasks.values()), self.rcfg, self.ecfg, self.cfg.device, db=self.cfg.db,
-                                              run=self.cfg.run, arm='multi-turn')
+            if k not in self.judges:   # a later turn's judge: seeds of its own, on the first turn's workers
+                first = self.judges.get(1) if k != 1 else None
+                if k != 1 and first is None: first = self.judges[1] = self._reward(None); self.scoring[1] = threading.Lock()
+                self.judges[k] = self._reward(first.judge.fresh() if first is not None else None)
                 self.scoring[k] = threading.Lock()
             return self.judges[k]
     def _end_open(self, why:str):
@@ -407,7 +409,7 @@ def _judge_turns(self:KernelEnv, batch:list, # [(Episode, completion)] of one ju
         r = got.get((ep.task_id, h)) if pr.ok else None
         if pr.ok and r is None: raise RuntimeError(f"the judge gave no result for episode {ep.id!r}'s program")
         fb, w = feedback(r, pr.reason, self.rcfg), worth(r, self.rcfg)
-        t = Turn(**{**ro.to_dict(), 'arm': ep.mode, 'reward': w.reward}, episode_id=ep.id, turn=len(ep.turns) + 1, feedback=fb.text,
+        t = Turn(**{**ro.to_dict(), 'arm': ep.mode, 'reward': w.reward, 'episode_id': ep.id, 'turn': len(ep.turns) + 1}, feedback=fb.text,
                  kind=fb.kind, code_hash=h)
         t.win = _win(self, t)
         out.append(t)

@@ -172,12 +172,24 @@ class RewardJudge:
 def _harness(self:RewardJudge, again:bool=False, # the re-measurements' (its own secret seeds, the first one's workers)
             )->WarmHarness:
     "The warm harness (made on first use; its device is described inside `judging_on`, so its jobs see the judge's GPU)."
+    parent = getattr(self, '_parent', None)   # a `fresh` judge runs on its parent's workers
+    pool = parent._harness().executor() if parent is not None else None
     with self._lock:
-        if self.warm is None: self.warm = WarmHarness(self.device.split(':')[0], self.eval_cfg, calibrate=self.calibrate)
+        if self.warm is None: self.warm = WarmHarness(self.device.split(':')[0], self.eval_cfg, pool=pool, calibrate=self.calibrate and pool is None)
+        if parent is not None: self.warm.host = self.warm.host or parent.warm.host   # the host's calibration: timed once, by the parent
         if not again: return self.warm
         if self.rewarm is None: self.rewarm = WarmHarness(self.device.split(':')[0], self.eval_cfg, pool=self.warm.executor())
         self.rewarm.host = self.rewarm.host or self.warm.host   # the host's calibration: timed once, by the first
         return self.rewarm
+
+@patch
+def fresh(self:RewardJudge)->RewardJudge:
+    """A judge of the same tasks and settings with secret seeds of its own, judging on this judge's warm workers and
+    recording this host's calibration: a later turn of an episode, whose program must not meet inputs an earlier
+    turn could have printed. Its reference work is its own (its seeds); closing it leaves this judge's workers running."""
+    j = RewardJudge(self.tasks, self.cfg, self.eval_cfg, self.device, calibrate=False)
+    j.best, j._parent = self.best, self   # one best-so-far per task (the re-measure rule), whoever judged it
+    return j
 
 @patch
 def device_name(self:RewardJudge)->str:
@@ -271,6 +283,8 @@ class Rollout(Record):
     remeasured:str = ''       # '', 'agree', 'disagree' or the second verdict
     split:str = 'train'       # 'train' or 'held-out'
     seconds:float = 0.0       # wall time of the scoring call this rollout was part of
+    episode_id:str = ''       # the multi-turn episode it belongs to ('' : a single-turn rollout; `cudal1_nb.env`)
+    turn:int = 0              # its turn in that episode, from 1 (0: single-turn)
 
 # %% ../nbs/06a_reward.ipynb #1a0e0009
 def message_text(x, # a prompt or completion as TRL passes it: a string, or a conversation (a list of messages)
@@ -291,8 +305,9 @@ class KernelReward:
                  run:str='', arm:str='', # labels recorded with every rollout
                  log_path:str|Path|None=None, # append every rollout here (JSONL)
                  num_generations:int=1,  # completions per prompt (the 'paper' smoothing normalises within each prompt's group)
+                 judge:RewardJudge|None=None, # judge with this one (e.g. another reward's `RewardJudge.fresh()`) instead of a new judge of `tasks`
                 ):
-        self.judge = RewardJudge({t.id: t for t in tasks}, cfg, eval_cfg, device)
+        self.judge = judge or RewardJudge({t.id: t for t in tasks}, cfg, eval_cfg, device)
         self.cfg, self.db, self.run, self.arm, self.device = cfg, db, run, arm, device
         self.log_path, self.num_generations = (str(log_path) if log_path else None), num_generations
         self.calls, self.rollouts, self._stored, self._known = 0, [], set(), set()
