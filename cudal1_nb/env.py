@@ -8,21 +8,23 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/env.html.md"""
 
 # %% ../nbs/06c_env.ipynb #a4e72bcb
 from __future__ import annotations
-import time, uuid, random, sqlite3, threading
+import time, uuid, random, threading
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from fastcore.basics import patch
-from .core import Record, Task, StageConfig, get_base_dir, code_hash, DEVICE_RE
-from .prompts import PROMPTS, Template, optimize_prompt, contrastive_prompt, parse_response, fence, CONTRASTIVE_KINDS
-from .reward import RewardConfig, KernelReward, Rollout, worth
+from .core import Task, StageConfig, get_base_dir, code_hash, DEVICE_RE
+from .prompts import optimize_prompt, contrastive_prompt, parse_response, CONTRASTIVE_KINDS
+from .reward import RewardConfig, KernelReward, worth
 from .exemplars import BucketSampler
 from .feedback import feedback
+from .episodes import (Turn, Episode, Observation, REFINE, ATTEMPT, conversation, EpisodeStore, CREDIT_RULES, discounted_returns,
+                                trloo_advantages, turn_credit)
+_all_ = ['Turn', 'Episode', 'Observation', 'REFINE', 'ATTEMPT', 'conversation', 'EpisodeStore', 'CREDIT_RULES',   # the episodes',
+         'discounted_returns', 'trloo_advantages', 'turn_credit']   # importable from here as before
 
 # %% auto #0
-__all__ = ['ON_CHEAT', 'EPISODE_ENDS', 'REFINE', 'ATTEMPT', 'CREDIT_RULES', 'EnvConfig', 'Turn', 'Episode', 'Observation',
-           'conversation', 'EpisodeStore', 'discounted_returns', 'trloo_advantages', 'turn_credit', 'EpisodeError',
-           'KernelEnv']
+__all__ = ['ON_CHEAT', 'EnvConfig', 'EpisodeError', 'KernelEnv', 'Turn', 'Episode', 'Observation', 'REFINE', 'ATTEMPT',
+           'conversation', 'EpisodeStore', 'CREDIT_RULES', 'discounted_returns', 'trloo_advantages', 'turn_credit']
 
 # %% ../nbs/06c_env.ipynb #6d2f9746
 ON_CHEAT = ('end', 'continue')
@@ -67,161 +69,6 @@ class EnvConfig(StageConfig):
         from cudal1_nb.contract import EvalConfig
         base = verification_config()
         return EvalConfig.from_params({**base.to_dict(), **self.eval}) if self.eval else base
-
-# %% ../nbs/06c_env.ipynb #622285d0
-@dataclass
-class Turn(Rollout):
-    "One turn of an episode: the rollout record of its answer (its `episode_id` and `turn`, from 1), and what came of it."
-    feedback:str = ''         # what the model was told after this answer
-    kind:str = ''             # the feedback's kind (`cudal1_nb.feedback.Feedback.kind`)
-    win:bool = False          # correct with a counted speedup above `win_speedup`
-    code_hash:str = ''        # the judged program's ('' when the answer held none)
-
-EPISODE_ENDS = ('', 'win', 'turns', 'cheat', 'ended')
-
-@dataclass
-class Episode(Record):
-    "An episode's state: its task and prompt, its turns so far, and how it ended."
-    id:str
-    task_id:str
-    mode:str                  # 'plain' or 'contrastive'
-    prompt:str                # the first prompt's text
-    template_id:str = ''
-    exemplar_ids:list = field(default_factory=list)
-    max_turns:int = 3
-    turns:list = field(default_factory=list)   # `Turn`s
-    done:bool = False
-    end:str = ''              # one of `EPISODE_ENDS` ('' while it goes on)
-    why:str = ''              # how it ended, in a sentence
-    client:str = ''           # who started it (a server's client name)
-    step:int = 0              # the trainer's step it belongs to (a label)
-    split:str = 'train'
-    created:float = 0.0
-    updated:float = 0.0
-    def __post_init__(self):
-        self.turns = [Turn.from_dict(t) for t in self.turns]
-        if self.end not in EPISODE_ENDS: raise ValueError(f"Episode.end {self.end!r} is not one of {EPISODE_ENDS}")
-        if not self.created: self.created = time.time()
-        self.updated = self.updated or self.created
-    @property
-    def rewards(self)->list: return [t.reward for t in self.turns]
-
-@dataclass
-class Observation(Record):
-    "What `reset` and `step` answer: the next prompt (text and chat messages), the last answer's feedback and reward, whether it is over."
-    episode_id:str
-    task_id:str
-    turn:int                  # turns taken so far
-    prompt:str = ''           # the next prompt as one text ('' once the episode is over)
-    messages:list = field(default_factory=list)  # the conversation so far as chat messages, ending on the next user message
-    feedback:str = ''         # what the harness made of the last answer ('' after reset)
-    reward:float|None = None  # the last turn's reward (None after reset, or when the harness could not judge it)
-    done:bool = False
-    end:str = ''
-    verdict:str = ''          # the last turn's
-    speedup:float|None = None
-    counted:float|None = None
-    ci:list = field(default_factory=list)
-    template_id:str = ''      # the first prompt's template
-    max_turns:int = 0         # the episode's turn limit
-
-# %% ../nbs/06c_env.ipynb #d3e251ba
-REFINE, ATTEMPT = PROMPTS['refine/v1'], PROMPTS['attempt/v1']   # released with the other prompts (`cudal1_nb.prompts.RELEASED`)
-
-def _shown(t:Turn, n:int=1500)->str:
-    "An attempt as the text prompt shows it: its program, fenced, or the start of an answer that held none."
-    pr = parse_response(t.completion)
-    if pr.ok: return fence(pr.code)
-    return t.completion[:n] + ('\n[...]' if len(t.completion) > n else '') if t.completion.strip() else '(an empty answer)'
-
-def conversation(ep:Episode, # an episode
-                 history:int=0, # attempts shown in full in the text (0: all; earlier ones keep only their result)
-                )->tuple:
-    "(the next prompt as one text, the same as chat messages) after `ep`'s turns so far."
-    msgs, parts, k = [dict(role='user', content=ep.prompt)], [ep.prompt], len(ep.turns)
-    for t in ep.turns:
-        res = REFINE.render(turn=str(t.turn), turns=str(ep.max_turns), feedback=t.feedback)
-        msgs += [dict(role='assistant', content=t.completion), dict(role='user', content=res)]
-        full = not history or t.turn > k - history
-        parts.append((ATTEMPT.render(turn=str(t.turn), answer=_shown(t)) + '\n\n' if full else '') + res)
-    return '\n\n'.join(parts), msgs
-
-# %% ../nbs/06c_env.ipynb #7e8570c0
-_EPISODES = """
-CREATE TABLE IF NOT EXISTS episodes(
-  id TEXT PRIMARY KEY, client TEXT NOT NULL, task_id TEXT NOT NULL, done INTEGER NOT NULL, state TEXT NOT NULL,
-  created REAL NOT NULL, updated REAL NOT NULL);
-CREATE INDEX IF NOT EXISTS episodes_open ON episodes(done, client);
-"""
-
-class EpisodeStore:
-    "Episodes' states in an SQLite file (see above)."
-    def __init__(self, path:str|Path):
-        self.path = Path(path); self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.lock = threading.RLock()
-        self.conn = sqlite3.connect(self.path, timeout=60, isolation_level=None, check_same_thread=False)
-        for s in ('PRAGMA journal_mode=WAL', 'PRAGMA synchronous=FULL', 'PRAGMA busy_timeout=60000'): self.conn.execute(s)
-        with self.lock:
-            for s in _EPISODES.split(';'):
-                if s.strip(): self.conn.execute(s)
-    def put(self, eps:list):
-        "Write the episodes' states, in one transaction."
-        with self.lock:
-            self.conn.execute('BEGIN IMMEDIATE')
-            try:
-                self.conn.executemany('INSERT OR REPLACE INTO episodes VALUES (?,?,?,?,?,?,?)',
-                                      [(e.id, e.client, e.task_id, int(e.done), e.to_json(), e.created, e.updated) for e in eps])
-            except BaseException: self.conn.execute('ROLLBACK'); raise
-            self.conn.execute('COMMIT')
-    def get(self, eid:str)->Episode|None:
-        with self.lock: r = self.conn.execute('SELECT state FROM episodes WHERE id=?', (eid,)).fetchone()
-        return Episode.from_json(r[0]) if r else None
-    def open_ids(self, client:str|None=None)->list:
-        "Ids of the episodes not over (of `client` only, when given)."
-        q, a = ('SELECT id FROM episodes WHERE done=0', ()) if client is None else ('SELECT id FROM episodes WHERE done=0 AND client=?', (client,))
-        with self.lock: return [r[0] for r in self.conn.execute(q, a).fetchall()]
-    def count(self, client:str|None=None, open_only:bool=True)->int:
-        w = ' WHERE done=0' if open_only else ''
-        if client is not None: w += (' AND' if w else ' WHERE') + ' client=?'
-        with self.lock: return self.conn.execute(f'SELECT count(*) FROM episodes{w}', (client,) if client is not None else ()).fetchone()[0]
-    def close(self):
-        with self.lock: self.conn.close()
-
-# %% ../nbs/06c_env.ipynb #5c1adc79
-CREDIT_RULES = ('discounted', 'trloo')
-
-def discounted_returns(rewards:list, # one episode's rewards per turn (None: not judged)
-                       gamma:float=0.4, # the discount (Kevin-32B: 0.4)
-                      )->list:
-    "G_t = r_t + gamma * G_{t+1} per turn; a None reward counts 0 in the turns before it and gives None itself."
-    if not 0 <= gamma <= 1: raise ValueError(f"gamma must be in [0, 1], got {gamma}")
-    out, g = [], 0.0
-    for r in reversed(rewards):
-        g = (r or 0.0) + gamma * g
-        out.append(None if r is None else g)
-    return out[::-1]
-
-def trloo_advantages(returns:list, # per episode of one group: its per-turn returns (`discounted_returns`)
-                    )->list:
-    "Per episode and turn: its return less the mean return of the group's other episodes at that turn (0 without any; None stays None)."
-    out = []
-    for i, rs in enumerate(returns):
-        row = []
-        for t, g in enumerate(rs):
-            if g is None: row.append(None); continue
-            others = [o[t] for j, o in enumerate(returns) if j != i and t < len(o) and o[t] is not None]
-            row.append(g - sum(others) / len(others) if others else 0.0)
-        out.append(row)
-    return out
-
-def turn_credit(group:list, # per episode of one group: its per-turn rewards (`Episode.rewards`)
-                rule:str='trloo', # one of `CREDIT_RULES`
-                gamma:float=0.4,
-               )->list:
-    "Per episode and turn, the number a policy gradient weighs that turn's tokens by, under `rule` (see above)."
-    if rule not in CREDIT_RULES: raise ValueError(f"unknown credit rule {rule!r}; known: {CREDIT_RULES}")
-    rets = [discounted_returns(rs, gamma) for rs in group]
-    return rets if rule == 'discounted' else trloo_advantages(rets)
 
 # %% ../nbs/06c_env.ipynb #814fc44d
 class EpisodeError(ValueError):
