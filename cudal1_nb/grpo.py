@@ -6,13 +6,15 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/grpo.html.md"""
 
 # %% ../nbs/15_grpo.ipynb #g0a1b2c3
 from __future__ import annotations
-import time
+import os, time
 from pathlib import Path
 from .reward import KernelReward, message_text
+from .gpus import judging_on
+from .device import device_lock, _flock
 
 # %% auto #0
-__all__ = ['grpo_args', 'policy_backend', 'make_grpo_trainer', 'engine_grpo_trainer', 'overlap_grpo_trainer', 'step_clock',
-           'last_checkpoint', 'check_checkpoint']
+__all__ = ['grpo_args', 'policy_backend', 'make_grpo_trainer', 'engine_grpo_trainer', 'trainer_lock', 'overlap_grpo_trainer',
+           'step_clock', 'last_checkpoint', 'check_checkpoint']
 
 # %% ../nbs/15_grpo.ipynb #40d508fc
 def grpo_args(cfg, # the stage's `cudal1_nb.rl.RLConfig`
@@ -102,6 +104,17 @@ def engine_grpo_trainer():
     return EngineGRPOTrainer
 
 # %% ../nbs/15_grpo.ipynb #c7f99b84
+def trainer_lock(judge_device:str, # the reward's device: 'cpu', 'cuda' or 'cuda:N' (`KernelReward.device`)
+                 trainer_device:str, # where this process trains: 'cpu' or 'cuda' (its one visible GPU, `cudal1_nb.gpus.training_on`)
+                )->str:
+    """The device lock a trainer in this process must hold shared while it works beside its reward's judge, so that no
+    timing runs beside its work: the judge's own lock when the judge times on the CPU, on the trainer's GPU, or while
+    the trainer works on the CPU; '' when the trainer works on another GPU than the judge's."""
+    first = lambda: os.environ.get('CUDA_VISIBLE_DEVICES', '').split(',')[0].strip() or '0'   # as the harness names a job's GPU
+    if judge_device == 'cpu': return device_lock('cpu')
+    with judging_on(judge_device): gpu = first()
+    return device_lock('cuda', gpu) if trainer_device == 'cpu' or first() == gpu else ''
+
 def overlap_grpo_trainer(base:type, # a `GRPOTrainer` class (TRL's, or `engine_grpo_trainer()`)
                         )->type:
     """A subclass of `base` whose reward call overlaps the next generation: each step samples its batch with the current
@@ -109,21 +122,49 @@ def overlap_grpo_trainer(base:type, # a `GRPOTrainer` class (TRL's, or `engine_g
     earlier, judged meanwhile. So an update trains on completions one update old, treated as TRL treats its own batch
     (no importance weight: the ratio to the sampling policy is taken as 1); the first step samples its prompts twice
     (the second sample is the next step's batch), and the last batch is judged and logged but not trained on.
-    `reward_wait_s` sums the seconds the trainer waited for a reward; `drain()` waits for the batch still judged."""
+    Where the trainer shares a device with the judge (`trainer_lock`), it holds the device lock shared while it
+    generates and updates -- the judge's untimed work goes on, its timings wait -- and lets go while it waits for a reward.
+    `reward_wait_s` sums the seconds the trainer waited for a reward; `drain()` waits for the batches still judged."""
     from accelerate.utils import gather
+    from transformers import TrainerCallback
+    class _LetGo(TrainerCallback):
+        def __init__(self, tr): self.tr = tr
+        def on_step_end(self, args, state, control, **kw): self.tr._let_go()   # after the optimizer's step
     class OverlapGRPOTrainer(base):
-        _queue, _replay, _ready, reward_wait_s = None, None, None, 0.0
+        _queue, _replay, _ready, _lockf, _lock, reward_wait_s = None, None, None, None, None, 0.0
+        def __init__(self, *a, **kw):
+            super().__init__(*a, **kw)
+            self.add_callback(_LetGo(self))
         def _kernel_reward(self)->KernelReward:
             for f in self.reward_funcs:
                 if isinstance(f, KernelReward): return f
             raise TypeError("overlap needs a KernelReward among the reward functions (it judges ahead with `submit`)")
+        def _hold(self):
+            "Hold the judge's device lock shared where the trainer shares its device (`trainer_lock`)."
+            if self._lock is None: self._lock = trainer_lock(self._kernel_reward().device, self.accelerator.device.type)
+            if self._lock and self._lockf is None: self._lockf = _flock(self._lock, 'sh')
+        def _let_go(self):
+            "Let go of the lock, the trainer's device work finished first (none of it may run into a timing)."
+            if self._lockf is None: return
+            if self.accelerator.device.type == 'cuda':
+                import torch
+                torch.cuda.synchronize()
+            self._lockf.close(); self._lockf = None
+        def _wait(self, fut):
+            "The rollouts of `fut`, waited for with the lock let go (the judge's timings need it alone)."
+            self._let_go()
+            t = time.time()
+            try: return fut.result()
+            finally: self.reward_wait_s += time.time() - t
         def _sample(self, inputs:list):
             "Generate `inputs`' completions now and start judging them (queued with their rollouts' future)."
+            self._hold()
             out = self._generate([x['prompt'] for x in inputs])   # through the instance, so a step clock times it
-            rw, t = self._kernel_reward(), time.time()
+            rw = self._kernel_reward()
+            if self._queue: self._wait(self._queue[-1][2])   # `submit` would wait for the call in flight: wait here, the lock let go
+            self._let_go()
             fut = rw.submit([message_text(x['prompt']) for x in inputs], [message_text(c) for c in out[3]], [x['task_id'] for x in inputs],
                             [x.get('exemplar_ids', '') for x in inputs], [x.get('template_id', '') for x in inputs], self.state.global_step)
-            self.reward_wait_s += time.time() - t   # `submit` first waits for the call in flight
             self._queue.append((inputs, out, fut))
         def _generate(self, prompts):
             if self._replay is not None:
@@ -142,13 +183,13 @@ def overlap_grpo_trainer(base:type, # a `GRPOTrainer` class (TRL's, or `engine_g
             self._sample(inputs)
             if len(self._queue) == 1: self._sample(inputs)   # the first step (or the first after a resume): a second sample for the next step
             batch, out, fut = self._queue.pop(0)
-            t = time.time()
-            ros = fut.result()
-            self.reward_wait_s += time.time() - t
+            ros = self._wait(fut)
+            self._hold()   # the rest of the step -- log-probabilities, the loss, the update -- is the trainer's device work
             self._replay, self._ready = out, ros
             return super()._generate_and_score_completions(batch)
         def drain(self):
             "Wait for the batches still being judged (their rollouts are logged; they are not trained on)."
+            self._let_go()
             for _, _, fut in self._queue or []: fut.result()
             self._queue = []
     return OverlapGRPOTrainer
