@@ -393,7 +393,9 @@ def score(self:KernelReward, prompts:list, texts:list, task_ids:list, exemplar_i
 @patch
 def submit(self:KernelReward, *args, **kw)->Future:
     """`score(*args, **kw)` in a thread of its own: the caller generates the next batch meanwhile and takes this one's
-    rollouts with `.result()`. One call at a time: a second `submit` first waits for the one in flight (calls keep their order)."""
+    rollouts with `.result()`. One call at a time: a second `submit` first waits for the one in flight (calls keep their order).
+    A caller that works on the judge's device meanwhile holds its lock shared while it does (`cudal1_nb.grpo.trainer_lock`):
+    no timing may run beside its work."""
     if self._pending is not None: self._pending.result()
     if not hasattr(self, '_runner'): self._runner = ThreadPoolExecutor(1, thread_name_prefix='reward')
     self._pending = self._runner.submit(self.score, *args, **kw)
