@@ -7,14 +7,14 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/serve_dispatch.html.md"""
 
 # %% ../nbs/15b_serve_dispatch.ipynb #dc951dab
 from __future__ import annotations
-import json, math, time, sqlite3, asyncio, threading, contextlib
+import json, math, time, asyncio, threading, contextlib
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from fastcore.basics import patch
 from .core import Task, Candidate, EvalResult, code_hash, get_base_dir, judging_on
 from .stats import interval_call
 from .policy import finding_id, get_policy, apply_policy
-from .eval import harness_version
+from .eval import harness_version, _record
 from .reward import RewardConfig, RewardJudge, base_reward, worth, is_infra, stored_best
 from .feedback import feedback_text
 from .sandbox import _one_line
@@ -133,18 +133,7 @@ def _answer(self:Dispatcher, k:tuple, # the program: (task id, code hash, device
     for f in self.listeners: f(done)
 
 # %% ../nbs/15b_serve_dispatch.ipynb #9152917e
-def _kept(store, # the variant store
-          c:Candidate, # the judged program
-          r:EvalResult, # its result
-         )->EvalResult:
-    "`r` after writing `c` and `r` to `store` in one transaction; a failed write (a full disk...) makes `r` an `error` saying so."
-    try:
-        with store.transaction(): store.add_candidates([c]); store.add_evals([r])
-    except (sqlite3.Error, OSError) as e:
-        why = _one_line(f"{type(e).__name__}: {e}", 160)
-        r.meta.update(unsaved=why, measured_verdict=r.verdict)
-        r.verdict, r.reason = 'error', _one_line(f"the result could not be recorded in the store ({why}); it was: {r.verdict}: {r.reason}")
-    return r
+_kept = _record   # `r` after writing `c` and `r` to the store in one transaction (the harness's own writer: `cudal1_nb.eval`)
 
 # %% ../nbs/15b_serve_dispatch.ipynb #03610174
 @patch
