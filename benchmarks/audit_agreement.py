@@ -27,7 +27,8 @@ the floor; with `A.jsonl+A2.jsonl+...` the later files stand in for the extra pr
 to be for a coverage."""
 import argparse, math, statistics, sys
 from pathlib import Path
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
+if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
+from benchmarks.common import parser
 from cudal1_nb.store import read_evals
 from cudal1_nb import evalstats
 from cudal1_nb.evalstats import REF_BUCKETS, ref_bucket, process_interval
@@ -141,7 +142,7 @@ def coverage(rows:list)->str:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = parser(__doc__)
     ap.add_argument('a'); ap.add_argument('b')
     ap.add_argument('--baseline', default='eager'); ap.add_argument('--top', type=int, default=10)
     ap.add_argument('--rejudge', action='store_true', help="eager speedups from the saved timings by the judge's current rule "

@@ -8,7 +8,8 @@ from saved results); with `--evals`, the speedup the harness measured for each r
 result (`meta.cheat_speedups`), since the table pays a cheat nothing."""
 import argparse, json, sys
 from pathlib import Path
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
+if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
+from benchmarks.common import parser
 from cudal1_nb.jsonl import load_jsonl
 from cudal1_nb.store import read_evals
 
@@ -25,7 +26,7 @@ def harness_alone(reason:str)->str:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = parser(__doc__)
     ap.add_argument('table', help="an audit's audit.jsonl")
     ap.add_argument('--evals', help="the same audit's evals.jsonl(.gz): the harness's own speedup of each rejected program")
     o = ap.parse_args(argv)

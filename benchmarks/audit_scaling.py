@@ -12,7 +12,8 @@ every GPU. The whole audit's wall time is the command's own (`benchmarks/device_
 results, processes, seconds from the first lock to the K-th first judgement, and the ratio to the baseline."""
 import argparse, sys
 from pathlib import Path
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
+if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
+from benchmarks.common import parser
 from cudal1_nb.store import read_evals
 
 
@@ -26,7 +27,7 @@ def pace(rows:list)->dict:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = parser(__doc__)
     ap.add_argument('runs', nargs='+', help='LABEL=EVALS, the baseline first')
     ap.add_argument('--k', type=int, default=0)
     a = ap.parse_args(argv)

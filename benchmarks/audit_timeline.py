@@ -27,7 +27,8 @@ doing while some job waited to time (`lock_states`): the part of the span where 
 with a timing queued is what a scheduler that closes shared windows sooner could give back."""
 import argparse, statistics, sys
 from pathlib import Path
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
+if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
+from benchmarks.common import parser
 from cudal1_nb.store import read_evals
 
 
@@ -129,7 +130,7 @@ def split(rows)->list:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = parser(__doc__)
     ap.add_argument('evals'); ap.add_argument('--top', type=int, default=10)
     ap.add_argument('--start', type=float, default=None, help='when the command started (seconds since the epoch)')
     o = ap.parse_args(argv)

@@ -12,7 +12,8 @@ precompiled `torch/extension.h` made once for those flags in a temporary include
 not changed."""
 import argparse, json, os, re, shlex, statistics, subprocess, sys, tempfile, time
 from pathlib import Path
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
+if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
+from benchmarks.common import parser
 from cudal1_nb.analysis import percentile
 from cudal1_nb.pch import ninja_vars, real_header
 
@@ -47,7 +48,7 @@ def timed(cmd:list)->tuple:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = parser(__doc__)
     ap.add_argument('cache'); ap.add_argument('--pch', type=int, default=0); ap.add_argument('--json', default='')
     a = ap.parse_args(argv)
     logs = sorted(Path(a.cache).glob('**/.ninja_log'))

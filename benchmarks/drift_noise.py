@@ -10,7 +10,8 @@ each pair of files given one after the other, the correlation over their common 
 near 0 when the drift belongs to the moment rather than to the candidate."""
 import argparse, math, statistics, sys
 from pathlib import Path
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
+if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
+from benchmarks.common import parser
 from cudal1_nb.core import Timing
 from cudal1_nb.evalstats import drifted, ref_drift, summary_log_ratio_ci
 from cudal1_nb.store import read_evals
@@ -36,7 +37,7 @@ def row(path, tol:float):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap = parser(__doc__)
     ap.add_argument('evals', nargs='+', help="audit results (evals.jsonl)")
     ap.add_argument('--tol', type=float, default=0.10, help="the two-sided rule's tolerance to compare with (the earlier two-sided rule's: 0.10 on CUDA)")
     a = ap.parse_args(argv)

@@ -12,7 +12,8 @@ decoding steps, including a finished row's padding while the rest of its batch g
 first (`first_s`, its first batch `first_batch_s`) includes compilation, the figures come from the second."""
 import argparse, json, platform, sys, tempfile, time
 from pathlib import Path
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
+from benchmarks.common import parser
 
 
 def run_once(be, prompts, cfg):
@@ -30,7 +31,7 @@ def run_once(be, prompts, cfg):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = parser(__doc__)
     ap.add_argument('--model', default='smollm2', help="a model path, a .gguf file, 'smollm2', or 'tiny' (a tiny random model, CPU smoke test)")
     ap.add_argument('--n', default='64,128,256,512', help='completions per measurement, comma-separated')
     ap.add_argument('--max-new-tokens', type=int, default=512)

@@ -15,7 +15,8 @@ the mini-suite's training and held-out tasks in the terse stage-1 form, whose le
 left-pad."""
 import argparse, json, re, statistics, sys, time
 from pathlib import Path
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
+from benchmarks.common import parser
 
 MODES = ('plain', 'static', 'fast', 'fast-solo')
 
@@ -36,7 +37,7 @@ def common_prefix(a:list, b:list)->int:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = parser(__doc__)
     ap.add_argument('--model', default='smollm2', help="a model path, a .gguf file, 'smollm2', or 'tiny' (a tiny random model, CPU smoke test)")
     ap.add_argument('--n', type=int, default=24, help='prompts (the mini-suite tasks in turn)')
     ap.add_argument('--max-new-tokens', type=int, default=256)
