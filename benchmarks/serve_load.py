@@ -18,7 +18,8 @@ Both sides use the same harness settings (`--budget` s of timing per side, 1 che
 overhead is what is measured, not the timing). Prints one line per figure and, with `--json`, writes them."""
 import argparse, asyncio, json, os, platform, signal, socket, statistics, subprocess, sys, tempfile, time, uuid
 from pathlib import Path
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
+if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
+from benchmarks.common import parser
 
 
 def _port():
@@ -54,7 +55,7 @@ def through_service(url, hdr, body):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = parser(__doc__)
     ap.add_argument('--requests', type=int, default=2000); ap.add_argument('--clients', type=int, default=16)
     ap.add_argument('--n', type=int, default=6, help='new programs judged per side')
     ap.add_argument('--device', default='cpu'); ap.add_argument('--budget', type=float, default=0.02)

@@ -135,3 +135,75 @@ def test_sampler_agreement_tiny_model_on_the_cpu(tmp_path, capsys, monkeypatch):
 def test_sampler_agreement_refuses_an_unknown_mode():
     from benchmarks import sampler_agreement
     with pytest.raises(SystemExit, match=r"unknown mode\(s\) \['nope'\]"): sampler_agreement.main(['--modes', 'plain,nope'])
+
+
+def test_grpo_sampler_tiny_model_on_the_cpu(tmp_path, capsys, monkeypatch):
+    "Its CPU smoke test at the smallest size: one GRPO step of a tiny random model, its seconds and tokens per second."
+    from benchmarks import grpo_sampler
+    _unchecked_tasks(monkeypatch)
+    grpo_sampler.main(['--model', 'tiny', '--device', 'cpu', '--caches', 'dynamic', '--steps', '1', '--prompts', '1', '--generations', '2',
+                       '--tokens', '4', '--json', str(tmp_path/'grpo.json')])
+    r, = json.loads((tmp_path/'grpo.json').read_text())
+    assert r['cache'] == 'dynamic' and r['device'] == 'cpu' and len(r['steps']) == 1 and r['steps'][0] > 0
+    assert r['tokens_per_step'] == [2 * 4]   # min_new_tokens: every completion is as long as --tokens
+    assert capsys.readouterr().out.splitlines()[-1].split()[0] == 'dynamic'
+
+
+def test_grpo_sampler_refuses_an_unknown_cache():
+    from benchmarks import grpo_sampler
+    with pytest.raises(SystemExit, match=r"unknown cache setting\(s\) \['nope'\]"): grpo_sampler.main(['--caches', 'dynamic,nope'])
+
+
+FIXTURE_RELEASE = ROOT/'tests'/'fixtures'/'release_small.jsonl'
+
+
+def test_reward_throughput_picks_distinct_programs_of_the_release():
+    "Without --all only programs that build an extension (the fixture has none); with it, each distinct program once."
+    from benchmarks.reward_throughput import pick_programs
+    from benchmarks.common import load_jsonl
+    assert pick_programs([str(FIXTURE_RELEASE)], 10) == []
+    picked = pick_programs([str(FIXTURE_RELEASE)], 10, all_programs=True)
+    codes = [code for _, code in picked]
+    assert codes and len(set(codes)) == len(codes) and all('load_inline' not in c for c in codes)
+    assert set(codes) <= {r['custom_code'] for r in load_jsonl(FIXTURE_RELEASE)}
+    assert pick_programs([str(FIXTURE_RELEASE)], 1, all_programs=True) == picked[:1]
+    assert pick_programs([str(FIXTURE_RELEASE)], 10, all_programs=True, fill=True) == picked   # copies only of extension programs
+
+
+def test_reward_throughput_refuses_a_release_without_extension_programs(monkeypatch, tmp_path):
+    from benchmarks import reward_throughput
+    monkeypatch.setenv('CUDAL1_BASE_DIR', str(tmp_path))   # the script points it at a fresh directory; put back afterwards
+    with pytest.raises(SystemExit, match='no program to judge'): reward_throughput.main([str(FIXTURE_RELEASE), '--device', 'cpu'])
+
+
+@pytest.mark.slow
+def test_reward_throughput_judges_on_the_cpu(tmp_path):
+    "The whole benchmark on the fixture release's plain programs on the CPU (20-30 s on two cores)."
+    p = _run('reward_throughput', FIXTURE_RELEASE, '--device', 'cpu', '--all', '--n', '2', '--batch', '2', '--budget', '0.05',
+             '--json', tmp_path/'rt.json', module=True, timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    out = json.loads((tmp_path/'rt.json').read_text())
+    assert out['programs'] == 2 and out['device'] == 'cpu' and out['gpus'] == [] and len(out['reward_per_rollout']) == 2
+    assert sum(out['batches'][0]['verdicts'].values()) == 2 and '2 never-compiled programs in' in p.stdout
+
+
+def test_serve_load_percentile():
+    from benchmarks.serve_load import pct
+    assert pct([5.0], 90) == 5.0 and pct(list(range(1, 102)), 50) == 51
+
+
+@pytest.mark.slow
+def test_serve_load_on_the_cpu(tmp_path):
+    "The service against direct calls on the CPU at the smallest size (50-100 s on two cores: the sandbox judges each program)."
+    p = _run('serve_load', '--requests', '20', '--clients', '2', '--n', '1', '--json', tmp_path/'sl.json', module=True, timeout=600)
+    assert p.returncode == 0, p.stderr[-2000:]
+    out = json.loads((tmp_path/'sl.json').read_text())
+    assert out['cached']['requests'] == 20 and out['judged']['n'] == 1 and out['device'] == 'cpu'
+    assert 'cached answers: 20 submissions from 2 concurrent clients' in p.stdout
+
+
+def test_completion_limit_refuses_a_missing_store(tmp_path, capsys):
+    "It needs a trained policy (--init) and its store; a missing store is refused before any model loads."
+    from benchmarks import completion_limit
+    with pytest.raises(SystemExit) as e: completion_limit.main(['--init', str(tmp_path), '--store', str(tmp_path/'none.sqlite')])
+    assert e.value.code == 2 and f"--store {tmp_path/'none.sqlite'}: no such file" in capsys.readouterr().err
