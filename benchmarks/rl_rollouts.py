@@ -13,8 +13,8 @@ is to the nearest exemplar it was shown (`closest`: difflib's ratio on the progr
 """
 import argparse, ast, difflib, json, sqlite3, statistics, sys
 from pathlib import Path
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from rl_experiment import ci95   # the experiment's own interval over seeds
+if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
+from benchmarks.rl_experiment import ci95   # the experiment's own interval over seeds
 
 
 def _tree(code:str)->str:

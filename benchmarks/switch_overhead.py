@@ -8,12 +8,14 @@ state (the reference's, or the candidate's own). Both hooks are untimed; their s
 what the tamper guard and the reference's-functions watch already cost at the same point.
 Each figure is the fastest of `--repeat` runs of `--n` (the machine's other load only adds to it)."""
 import argparse, time, timeit
+if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
+from benchmarks.common import parser
 import torch
 from cudal1_nb.tripwires import _switches, _read, _put, _SwitchWatch, _snapshot, _check_guard, _TorchWatch, _torch_spaces
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = parser(__doc__)
     ap.add_argument('--n', type=int, default=20000, help='calls per run')
     ap.add_argument('--repeat', type=int, default=7, help='runs; the fastest counts')
     a = ap.parse_args(argv)

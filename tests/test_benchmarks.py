@@ -207,3 +207,35 @@ def test_completion_limit_refuses_a_missing_store(tmp_path, capsys):
     from benchmarks import completion_limit
     with pytest.raises(SystemExit) as e: completion_limit.main(['--init', str(tmp_path), '--store', str(tmp_path/'none.sqlite')])
     assert e.value.code == 2 and f"--store {tmp_path/'none.sqlite'}: no such file" in capsys.readouterr().err
+
+
+def test_switch_overhead_prints_each_cost(capsys):
+    from benchmarks import switch_overhead
+    from cudal1_nb.tripwires import _switches
+    switch_overhead.main(['--n', '50', '--repeat', '1'])
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"{len(_switches())} switches, found in ") and len(out) == 6
+    costs = [float(x) for l in out[1:] for x in re.findall(r'([\d.]+) us', l)]
+    assert len(costs) == 6 and all(c > 0 for c in costs)
+
+
+def test_rl_rollouts_as_a_file_tables_each_arm(tmp_path):
+    "Run as a file (it imports `rl_experiment` beside it): one arm's rollouts, one faster program that repeats the exemplar shown."
+    import sqlite3
+    from cudal1_nb.rl import Rollout
+    shown = "class ModelNew:\n    pass\n"
+    with sqlite3.connect(tmp_path/'s.sqlite') as db:
+        db.execute('CREATE TABLE candidates(id TEXT, code TEXT)'); db.execute('INSERT INTO candidates VALUES (?, ?)', ('e1', shown))
+    rows = [Rollout(run='c', step=s, task_id='t/L1/1', arm='contrastive', template_id='x', exemplar_ids=['e1'], completion=f"```python\n{code}```\n",
+                    candidate_id=f'c{s}', verdict=v, speedup=sp, counted=sp, reward=0.0, split='train')
+            for s, v, sp, code in [(0, 'ok', 2.0, shown), (1, 'error', None, 'x = 1\n')]]
+    (tmp_path/'exp'/'contrastive-s0').mkdir(parents=True)
+    (tmp_path/'exp'/'contrastive-s0'/'rollouts.jsonl').write_text(''.join(r.to_json() + '\n' for r in rows))
+    p = _run('rl_rollouts', tmp_path/'exp', '--store', tmp_path/'s.sqlite', '--json', tmp_path/'r.json')
+    assert p.returncode == 0, p.stderr
+    row = next(l for l in p.stdout.splitlines() if l.startswith('| contrastive |')).split(' | ')
+    assert row[1:6] == ['1', '2', '2', '0.500', '0.500'] and row[8:11] == ['1', '1', '1.000 |'], row   # seeds, steps, n, correct, fast_1; fast, repeats, closest
+    got, = json.loads((tmp_path/'r.json').read_text())
+    assert got['arms']['contrastive']['repeats'] == 1
+    missing = _run('rl_rollouts', tmp_path/'exp', '--store', tmp_path/'none.sqlite')
+    assert missing.returncode == 1 and 'no such file' in missing.stderr
