@@ -10,9 +10,9 @@ no event times and nothing is logged."""
 import argparse, json, runpy, statistics, sys
 from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))   # run from a checkout without installing
+if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
+from benchmarks.common import parser, load_jsonl
 import cudal1_nb.verdict as V
-from cudal1_nb.jsonl import load_jsonl
 
 
 def spy(log):
@@ -39,7 +39,7 @@ def table(rows:list)->str:
 
 
 if __name__ == '__main__':
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = parser(__doc__)
     ap.add_argument('--log', required=True, help='JSON lines written here (appended)')
     ap.add_argument('--table', action='store_true', help='only print the table of an existing --log')
     a, rest = ap.parse_known_args()

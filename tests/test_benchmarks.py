@@ -239,3 +239,15 @@ def test_rl_rollouts_as_a_file_tables_each_arm(tmp_path):
     assert got['arms']['contrastive']['repeats'] == 1
     missing = _run('rl_rollouts', tmp_path/'exp', '--store', tmp_path/'none.sqlite')
     assert missing.returncode == 1 and 'no such file' in missing.stderr
+
+
+def test_unjoined_samples_table_of_a_log(tmp_path):
+    "`--table` as a file: per logged program its samples' gap beyond the reference's median gap, and whether the judge flagged it."
+    rows = [dict(name='stream_cheat', cid='c1', pc=[[3.0, 1.0], [5.0, 1.0]], pr=[[1.5, 1.0], [1.5, 1.0]], out='unjoined'),
+            dict(name='honest', cid='c2', pc=[[1.0, 1.0]], pr=[], out=None), dict(name='cpu_only', cid='c3', pc=[], pr=[], out=None)]
+    (tmp_path/'log.jsonl').write_text(''.join(json.dumps(r) + '\n' for r in rows))
+    p = _run('unjoined_samples', '--log', tmp_path/'log.jsonl', '--table')
+    assert p.returncode == 0, p.stderr
+    out = [l.split() for l in p.stdout.splitlines()]
+    assert out[0][:2] == ['program', 'n'] and len(out) == 3   # a candidate without event samples has no row
+    assert out[1] == ['stream_cheat', '2', '1.500', '3.500', '3.00', '5.00', 'yes'] and out[2] == ['honest', '1', '0.000', '0.000', '1.00', '1.00', 'no']
