@@ -15,6 +15,8 @@ paired reference (`paired x`: the reference timed in the same rounds, which the 
 14's fix; rows of older runs may differ there). The goal is median <= 2 % and worst <= 5 % in every bucket.
 """
 import argparse, json, re, statistics, sys, time
+if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
+from benchmarks.common import parser
 from cudal1_nb.core import Candidate
 from cudal1_nb.tasks import read_source, filter_tasks
 from cudal1_nb.eval import EvalConfig, evaluate_many
@@ -52,7 +54,7 @@ def table(rows:list)->str:
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = parser(__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--source', default='minibench', help="'minibench', a KernelBench-style directory or a release .jsonl file")
     ap.add_argument('--device', default='cpu', choices=['cpu', 'cuda'])
     ap.add_argument('--levels', default='', help='comma-separated levels (default: all)')

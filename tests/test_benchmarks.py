@@ -251,3 +251,26 @@ def test_unjoined_samples_table_of_a_log(tmp_path):
     out = [l.split() for l in p.stdout.splitlines()]
     assert out[0][:2] == ['program', 'n'] and len(out) == 3   # a candidate without event samples has no row
     assert out[1] == ['stream_cheat', '2', '1.500', '3.500', '3.00', '5.00', 'yes'] and out[2] == ['honest', '1', '0.000', '0.000', '1.00', '1.00', 'no']
+
+
+KNOWN = RESULTS/'2026-11-28-known-ratio-h200'
+
+
+def test_known_ratio_table_of_saved_rows():
+    "`--table` as a file, as the device script runs it: the committed table again from the committed rows."
+    p = _run('known_ratio', '--table', KNOWN/'known_ratio_run1.jsonl')
+    assert p.returncode == 0, p.stderr
+    saved = (KNOWN/'known_ratio_run1.txt').read_text().splitlines()
+    table = p.stdout.splitlines()
+    assert len(table) == 7 and saved[-7:] == table
+
+
+@pytest.mark.slow
+def test_known_ratio_on_the_cpu(tmp_path, capsys):
+    "One mini-suite task measured on the CPU (about 20 s): a copy of the reference near 1x, the run-twice copy near 0.5x."
+    from benchmarks import known_ratio
+    assert known_ratio.main(['--limit', '1', '--budget', '0.05', '--json', str(tmp_path/'kr.jsonl')]) == 0
+    from benchmarks.common import load_jsonl
+    rows = {r['kind']: r for r in load_jsonl(tmp_path/'kr.jsonl')}
+    assert set(rows) == {'same', 'twice'} and abs(rows['same']['speedup'] - 1) < 0.3 and abs(rows['twice']['speedup'] - 0.5) < 0.2
+    assert '0 skipped' in capsys.readouterr().out
