@@ -6,6 +6,7 @@ form (the rows `collect` writes for the embedded default), with the stage's own 
 Prints the trainer's actual settings and steps/s (the rate check is off here). The figures are in
 `nbs/13_sft.ipynb` ("Precision on the CPU")."""
 import sys, json, tempfile
+if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
 from cudal1_nb.core import EvalResult
 from cudal1_nb.minibench import minibench_tasks, minibench_variants
 from cudal1_nb.collect import sft_rows

@@ -6,6 +6,7 @@ Imports the five release files into a fresh store, builds the browser, then swit
 median and worst time per switch (task change -> candidates, evaluations, diff, results and leaderboard rendered)."""
 import sys, time, tempfile, statistics
 from pathlib import Path
+if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
 from cudal1_nb.store import Store
 from cudal1_nb.widgets import VariantBrowser
 

@@ -274,3 +274,35 @@ def test_known_ratio_on_the_cpu(tmp_path, capsys):
     rows = {r['kind']: r for r in load_jsonl(tmp_path/'kr.jsonl')}
     assert set(rows) == {'same', 'twice'} and abs(rows['same']['speedup'] - 1) < 0.3 and abs(rows['twice']['speedup'] - 0.5) < 0.2
     assert '0 skipped' in capsys.readouterr().out
+
+
+def test_widget_latency_on_small_releases(tmp_path, capsys):
+    "Five small releases (the fixture under each GPU's name): the store's size, then the browser's switch times."
+    from benchmarks import widget_latency
+    from benchmarks.common import load_jsonl
+    for g in ('a100', 'h100', 'l40', '3090', 'h20'): (tmp_path/f'{g}.jsonl').write_bytes(FIXTURE_RELEASE.read_bytes())
+    tasks = {(r['level_id'], r['task_id']) for r in load_jsonl(FIXTURE_RELEASE)}
+    widget_latency.main([str(tmp_path)])
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"store: {len(tasks)} tasks, ") and 'import of 5 releases' in out[0]
+    switched = len(sorted(tasks)[::5][:50])
+    assert out[1].startswith(f"task switch over {switched} tasks: median ") and out[2].startswith(f"selecting 3 variants over {switched} tasks")
+
+
+def test_sft_cpu_rate_one_step(capsys):
+    "One SFT step of the tiny default on the CPU: the trainer's settings and rate, as one JSON line."
+    from benchmarks import sft_cpu_rate
+    sft_cpu_rate.main(['1', 'fp32'])
+    r = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert r['steps'] == 1 and r['rows_used'] > 0 and r['trainer']['device'] == 'cpu' and r['trainer']['bf16'] is False
+
+
+def test_host_speed_needs_a_gpu():
+    "It probes the launch path and the GPU: on a host without CUDA it says so before probing."
+    torch = pytest.importorskip('torch')
+    if torch.cuda.is_available(): pytest.skip('a GPU is here: the whole probe runs on the device machine')
+    from benchmarks import host_speed
+    assert host_speed.cpu_ms(1000) > 0
+    steal, total = host_speed.steal()
+    assert 0 <= steal <= total
+    with pytest.raises(SystemExit, match='needs a CUDA GPU'): host_speed.main(['--seconds', '0.1'])
