@@ -13,11 +13,12 @@ step's are generated (`RLConfig.overlap`): the reward column is then the trainer
 Prints one row per step and the totals; writes the run directory under --out."""
 import argparse, json, os, sys, tempfile, time
 from pathlib import Path
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
+from benchmarks.common import parser
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = parser(__doc__)
     ap.add_argument('--device', default='cuda'); ap.add_argument('--eval-device', default='cuda')
     ap.add_argument('--steps', type=int, default=6); ap.add_argument('--sft-steps', type=int, default=300)
     ap.add_argument('--generations', type=int, default=8); ap.add_argument('--prompts', type=int, default=4)

@@ -306,3 +306,17 @@ def test_host_speed_needs_a_gpu():
     steal, total = host_speed.steal()
     assert 0 <= steal <= total
     with pytest.raises(SystemExit, match='needs a CUDA GPU'): host_speed.main(['--seconds', '0.1'])
+
+
+@pytest.mark.slow
+def test_rl_step_timing_on_the_cpu(tmp_path):
+    "One GRPO step of the tiny policy on the CPU after two SFT steps (30-50 s): the per-step split and the run's summary."
+    p = _run('rl_step_timing', '--device', 'cpu', '--eval-device', 'cpu', '--sft-steps', '2', '--steps', '1', '--generations', '2',
+             '--prompts', '1', '--out', tmp_path, module=True, timeout=600)
+    assert p.returncode == 0, p.stderr[-2000:]
+    lines = p.stdout.splitlines()
+    policy = next(l for l in lines if l.startswith('policy: '))   # after the trainer's own log lines
+    assert re.fullmatch(r'policy: tiny model, 2 SFT steps in \d+ s, loss [\d.]+', policy), policy
+    step = lines[lines.index(next(l for l in lines if l.split()[:2] == ['step', 'wall_s'])) + 1].split()
+    assert step[0] == '0' and step[5] == '2'   # step 0, its two rollouts (one prompt, two generations)
+    assert json.loads(lines[-1])['summary']['steps'] == 1 and (tmp_path/'rl'/'curves.json').exists()
