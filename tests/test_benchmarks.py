@@ -234,7 +234,8 @@ def test_rl_rollouts_as_a_file_tables_each_arm(tmp_path):
     p = _run('rl_rollouts', tmp_path/'exp', '--store', tmp_path/'s.sqlite', '--json', tmp_path/'r.json')
     assert p.returncode == 0, p.stderr
     row = next(l for l in p.stdout.splitlines() if l.startswith('| contrastive |')).split(' | ')
-    assert row[1:6] == ['1', '2', '2', '0.500', '0.500'] and row[8:11] == ['1', '1', '1.000 |'], row   # seeds, steps, n, correct, fast_1; fast, repeats, closest
+    assert row[1:6] == ['1', '2', '2', '0.500', '0.500'], row        # seeds, steps, n, correct, fast_1
+    assert row[8:11] == ['1', '1', '1.000 |'], row                       # faster programs, repeats, closest exemplar
     got, = json.loads((tmp_path/'r.json').read_text())
     assert got['arms']['contrastive']['repeats'] == 1
     missing = _run('rl_rollouts', tmp_path/'exp', '--store', tmp_path/'none.sqlite')
@@ -250,7 +251,8 @@ def test_unjoined_samples_table_of_a_log(tmp_path):
     assert p.returncode == 0, p.stderr
     out = [l.split() for l in p.stdout.splitlines()]
     assert out[0][:2] == ['program', 'n'] and len(out) == 3   # a candidate without event samples has no row
-    assert out[1] == ['stream_cheat', '2', '1.500', '3.500', '3.00', '5.00', 'yes'] and out[2] == ['honest', '1', '0.000', '0.000', '1.00', '1.00', 'no']
+    assert out[1] == ['stream_cheat', '2', '1.500', '3.500', '3.00', '5.00', 'yes']
+    assert out[2] == ['honest', '1', '0.000', '0.000', '1.00', '1.00', 'no']
 
 
 KNOWN = RESULTS/'2026-11-28-known-ratio-h200'
