@@ -322,3 +322,14 @@ def test_rl_step_timing_on_the_cpu(tmp_path):
     step = lines[lines.index(next(l for l in lines if l.split()[:2] == ['step', 'wall_s'])) + 1].split()
     assert step[0] == '0' and step[5] == '2'   # step 0, its two rollouts (one prompt, two generations)
     assert json.loads(lines[-1])['summary']['steps'] == 1 and (tmp_path/'rl'/'curves.json').exists()
+
+
+@pytest.mark.slow
+def test_cpu_precision_step_times_each_setting(capsys):
+    "One timed step per setting (about a minute on two cores): fp32 and bf16 autocast, each with and without checkpointing."
+    from benchmarks import cpu_precision_step
+    cpu_precision_step.main(['1'])
+    rows = [l for l in capsys.readouterr().out.splitlines() if 'gradient_checkpointing=' in l]
+    assert [(l.split()[0], l.split('=')[1].split()[0].rstrip(':')) for l in rows] == [
+        ('fp32', 'False'), ('fp32', 'True'), ('bf16', 'False'), ('bf16', 'True')]
+    assert all(float(re.search(r'median ([\d.]+) s/step', l).group(1)) > 0 and l.endswith('n=1)') for l in rows)
