@@ -354,7 +354,7 @@ def score(self:KernelReward,
           prompts:list, # the prompts' texts
           texts:list, # the completions, one per prompt
           task_ids:list, # the task each prompt asks about
-          exemplar_ids:list|None=None, # per prompt, the candidate ids of the exemplars it showed (None: none)
+          exemplar_ids:list|None=None, # per prompt, the candidate ids of the exemplars it showed (comma-joined or a list; None: none)
           template_ids:list|None=None, # per prompt, its template's id (None: '')
           step:int=0, # the trainer's step, recorded with the rollouts
           split:str='train', # the prompts' split ('train' or 'held-out'), recorded with the rollouts
