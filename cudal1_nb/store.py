@@ -178,15 +178,13 @@ def _need(self:Store, c, table:str, id:str, seen:set):
     seen.add((table, id))
 
 @patch
-def add_tasks(self:Store,
-              tasks, # `Task`s or dicts
+def add_tasks(self:Store, tasks, # `Task`s or dicts
              )->list[str]:
     "Add `Task`s (or dicts); already stored ids are kept. Returns the ids."
     with self.transaction() as c: return [t.id for t in map(Task.from_dict, tasks) if self._put_task(c, t) or True]
 
 @patch
-def add_task(self:Store,
-             task:Task, # the task
+def add_task(self:Store, task:Task, # the task
             )->str:
     "Add one `Task`; returns its id."
     return self.add_tasks([task])[0]
@@ -200,16 +198,14 @@ def _put_cand(self:Store, c, x:Candidate, seen:set)->bool:
     return True
 
 @patch
-def add_candidates(self:Store,
-                   cands, # `Candidate`s or dicts
+def add_candidates(self:Store, cands, # `Candidate`s or dicts
                   )->list[str]:
     "Add `Candidate`s (or dicts), idempotently by content id, in one transaction. Returns the ids."
     seen = set()
     with self.transaction() as c: return [x.id for x in map(Candidate.from_dict, cands) if self._put_cand(c, x, seen) or True]
 
 @patch
-def add_candidate(self:Store,
-                  cand:Candidate, # the candidate
+def add_candidate(self:Store, cand:Candidate, # the candidate
                  )->str:
     "Add one `Candidate`; returns its id."
     return self.add_candidates([cand])[0]
@@ -230,16 +226,14 @@ def _put_eval(self:Store, c, e:EvalResult, seen:set)->int:
     return eid
 
 @patch
-def add_evals(self:Store,
-              evals, # `EvalResult`s or dicts
+def add_evals(self:Store, evals, # `EvalResult`s or dicts
              )->list[int]:
     "Add `EvalResult`s (or dicts) in one transaction. Returns their new row ids."
     seen = set()
     with self.transaction() as c: return [self._put_eval(c, EvalResult.from_dict(e), seen) for e in evals]
 
 @patch
-def add_eval(self:Store,
-             ev:EvalResult, # the result
+def add_eval(self:Store, ev:EvalResult, # the result
             )->int:
     "Add one `EvalResult`; returns its row id."
     return self.add_evals([ev])[0]
@@ -250,15 +244,13 @@ def _where(**kw):
     return (' WHERE ' + ' AND '.join(f'{k}=?' for k, _ in ks) if ks else ''), [v for _, v in ks]
 
 @patch
-def get_task(self:Store,
-             id:str, # the task's id
+def get_task(self:Store, id:str, # the task's id
             )->Task|None:
     "The stored `Task` with this id, or None."
     r = self._q('SELECT * FROM tasks WHERE id=?', (id,)); return _row_task(r[0]) if r else None
 
 @patch
-def get_candidate(self:Store,
-                  id:str, # the candidate's id
+def get_candidate(self:Store, id:str, # the candidate's id
                  )->Candidate|None:
     "The stored `Candidate` with this id, or None."
     r = self._q('SELECT * FROM candidates WHERE id=?', (id,)); return _row_cand(r[0]) if r else None
@@ -300,9 +292,8 @@ def measured(self:Store, candidate_ids:list, # the candidates to look up
     "{candidate id: its latest measured `EvalResult` on `device` (under `harness`)} for the ids that have one."
     ids, out = list(dict.fromkeys(candidate_ids)), {}
     for i in range(0, len(ids), 500):   # SQLite's limit on bound parameters
-        part = ids[i:i + 500]
-        for r in self._q("SELECT * FROM evaluations WHERE kind='measured' AND device=? "
-                         f"AND candidate_id IN ({','.join('?' * len(part))}) ORDER BY id", (device, *part)):
+        part = ids[i:i + 500]; qs = ','.join('?' * len(part))
+        for r in self._q(f"SELECT * FROM evaluations WHERE kind='measured' AND device=? AND candidate_id IN ({qs}) ORDER BY id", (device, *part)):
             e = _row_eval(r)
             if harness is None or e.meta.get('harness_version') == harness: out[e.candidate_id] = e
     return out
@@ -330,8 +321,7 @@ def processes(self:Store, candidate_ids:list, # the candidates to look up
     for i in range(0, len(ids), 500):
         part = ids[i:i + 500]
         for r in self._q("SELECT candidate_id, process, result FROM eval_processes WHERE device=? AND harness=? "
-                         f"AND candidate_id IN ({','.join('?' * len(part))})",
-                         (device, harness, *part)):
+                         f"AND candidate_id IN ({','.join('?' * len(part))})", (device, harness, *part)):
             out.setdefault(r['candidate_id'], {})[r['process']] = EvalResult.from_json(r['result'])
     return out
 
@@ -378,8 +368,7 @@ def best_k(self:Store, task_id:str, # the task
     return [(self.get_candidate(e.candidate_id), e) for _, e, _ in self._ranked(task_id, baseline, device, [kind])[:k]]
 
 @patch
-def exemplars(self:Store,
-              task_id:str, # the task
+def exemplars(self:Store, task_id:str, # the task
               baseline:str='eager', # rank by `counted_speedup` over this baseline, as `best_k`
               device:str|None=None, # only evaluations on this device (all when None)
               kind:str|None=None, # 'measured', 'published', or both when None
@@ -388,8 +377,7 @@ def exemplars(self:Store,
     return [(self.get_candidate(e.candidate_id), sp) for _, e, sp in self._ranked(task_id, baseline, device, KINDS if kind is None else [kind])]
 
 @patch
-def programs(self:Store,
-             task_id:str, # the task
+def programs(self:Store, task_id:str, # the task
              device:str|None=None, # only evaluations on this device (all when None)
              baseline:str='eager', # rank by `counted_speedup` over this baseline, as `best_k`
             )->list[tuple[Candidate, EvalResult]]:
@@ -426,15 +414,13 @@ def _related(self:Store, candidate_id:str, up:bool)->list[Candidate]:
     return [cands[i][0] for i in _toposort({i: v[1] for i, v in cands.items()}, edges)]
 
 @patch
-def lineage(self:Store,
-            candidate_id:str, # the candidate
+def lineage(self:Store, candidate_id:str, # the candidate
            )->list[Candidate]:
     "Stored ancestors of a candidate, oldest first (parents before children)."
     return self._related(candidate_id, up=True)
 
 @patch
-def descendants(self:Store,
-                candidate_id:str, # the candidate
+def descendants(self:Store, candidate_id:str, # the candidate
                )->list[Candidate]:
     "Stored descendants of a candidate, parents before children."
     return self._related(candidate_id, up=False)
