@@ -39,9 +39,9 @@ def test_no_line_over_150_characters():
 
 
 # modules whose every public parameter has a docment (fastcore's `docments`); the others join as they get theirs
-DOCUMENTED = ('analysis', 'augment', 'audit', 'checkpoint', 'cheats', 'client', 'collect', 'download', 'episodes', 'executor', 'exemplars', 'grpo',
-              'jsonl', 'lora', 'minibench', 'models', 'pch', 'report', 'reward', 'rl', 'rollout', 'selftrain', 'serve', 'serve_dispatch', 'sft',
-              'stats', 'store', 'tasks', 'verify', 'widgets')
+DOCUMENTED = ('analysis', 'augment', 'audit', 'checkpoint', 'cheats', 'client', 'collect', 'download', 'envclient', 'episodes', 'executor',
+              'exemplars', 'feedback', 'grpo', 'jsonl', 'lora', 'minibench', 'models', 'pch', 'report', 'reward', 'rl', 'rollout', 'selftrain',
+              'serve', 'serve_dispatch', 'serve_jobs', 'sft', 'stats', 'store', 'tasks', 'verify', 'widgets')
 
 
 def test_public_parameters_have_docments():
