@@ -38,17 +38,17 @@ def test_no_line_over_150_characters():
     assert all(_long_lines(mods[m]) for m in WIDE if m in mods), f"a module in WIDE has no line over {MAX_COLS} now: take it out of WIDE"
 
 
-# modules whose every public parameter has a docment (fastcore's `docments`); the others join as they get theirs
-DOCUMENTED = ('analysis', 'augment', 'audit', 'checkpoint', 'cheats', 'client', 'collect', 'download', 'envclient', 'episodes', 'executor',
-              'exemplars', 'feedback', 'grpo', 'jsonl', 'lora', 'minibench', 'models', 'pch', 'report', 'reward', 'rl', 'rollout', 'selftrain',
-              'serve', 'serve_dispatch', 'serve_jobs', 'sft', 'stats', 'store', 'tasks', 'verify', 'widgets')
+# modules with public parameters still without a docment: harness modules (editing one changes `harness_version()`, see WIDE)
+# and cli and pipeline (documented with their own next change); every other module has a docment on each public parameter
+UNDOCUMENTED = {'builds', 'contract', 'eval', 'evalstats', 'policy', 'sandbox', 'static', 'verdict', 'cli', 'pipeline'}
 
 
 def test_public_parameters_have_docments():
     import importlib, inspect
     from fastcore.docments import docments
     missing = []
-    for name in DOCUMENTED:
+    names = sorted(p.stem for p in (ROOT/'cudal1_nb').glob('*.py') if not p.stem.startswith('_') and p.stem not in UNDOCUMENTED)
+    for name in names:
         mod = importlib.import_module(f'cudal1_nb.{name}')
         fns = [(n, o) for n, o in vars(mod).items() if inspect.isfunction(o) and not n.startswith('_')]
         fns += [(f"{n}.{a}", f) for n, o in vars(mod).items() if inspect.isclass(o) and not n.startswith('_') for a, f in vars(o).items()
