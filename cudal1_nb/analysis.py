@@ -28,7 +28,9 @@ BASELINE_NAMES = {'eager': 'Default', 'torch_compile': 'torch.compile', 'torch_c
                   'cuda_graph': 'CUDA Graph', 'cudnn': 'cuDNN flags'}   # `EvalResult.speedups` key -> the paper's row name
 
 # %% ../nbs/20_analysis.ipynb #64976ca5
-def earned(r:EvalResult|None, baseline:str='eager')->float|None:
+def earned(r:EvalResult|None, # a result (None: none)
+           baseline:str='eager', # speedups over this baseline (`counted_speedup`)
+          )->float|None:
     "The speedup over `baseline` that counts (`cudal1_nb.core.counted_speedup`): a published score, or a measured `ok` one; else None."
     return counted_speedup(r, baseline)
 
@@ -57,8 +59,11 @@ def speedup_table(results:list, # `EvalResult`s (published or measured), at most
     return rows
 
 # %% ../nbs/20_analysis.ipynb #8d8cfd15
-def run_results(path, baseline:str='eager')->tuple:
-    "(label, results) of a mini-suite evaluation run directory (`results.jsonl`; stage `evaluate`): per task, its fastest correct variant (else its first result)."
+def run_results(path, # a mini-suite evaluation run directory
+                baseline:str='eager', # pick each task's fastest variant over this baseline
+               )->tuple:
+    ("(label, results) of a mini-suite evaluation run directory (`results.jsonl`; stage `evaluate`): per task, its fastest correct variant "
+     "(else its first result).")
     path = Path(path)
     best = {}
     for d in load_jsonl(path/'results.jsonl'):
@@ -69,11 +74,14 @@ def run_results(path, baseline:str='eager')->tuple:
         if cur is None or key(r) > key(cur): best[r.task_id] = r
     return f"run:{path.name}", list(best.values())
 
-def source_results(path)->tuple:
-    "(gpu label, results) of a release file, an audit's evals JSONL or its table (`table_results`; detected from the first line) or a mini-suite evaluation run directory."
+def source_results(path, # a release file, an audit's evals JSONL or table, or a mini-suite evaluation run directory
+                  )->tuple:
+    ("(gpu label, results) of a release file, an audit's evals JSONL or its table (`table_results`; detected from the first line) "
+     "or a mini-suite evaluation run directory.")
     path = Path(path)
     if path.is_dir():
-        if not (path/'results.jsonl').exists(): raise FileNotFoundError(f"{path}: a directory without results.jsonl (not a mini-suite evaluation run)")
+        if not (path/'results.jsonl').exists():
+            raise FileNotFoundError(f"{path}: a directory without results.jsonl (not a mini-suite evaluation run)")
         return run_results(path)
     if not path.exists(): raise FileNotFoundError(f"{path}: no such file")
     d = json_line(read_data(path).split(b'\n', 1)[0], f"{path}:1")
@@ -100,10 +108,13 @@ def table_result(d:dict, # one row of an audit's table (`audit.jsonl`)
                       speedups={k[len('measured_'):]: s for k, s in d.items() if k.startswith('measured_') and not k.endswith(('_lo', '_hi'))},
                       flags=(d.get('flags') or '').split(), reason=d.get('reason', ''), device=device,
                       meta=dict({k: d[k] for k in _TABLE_META if k in d}, from_table=True, processes=[{}] * d.get('processes', 1),
-                                speedup_ci={k[len('measured_'):-3]: [d[k], d[k[:-3] + '_hi']] for k in d if k.startswith('measured_') and k.endswith('_lo') and d.get(k[:-3] + '_hi')}))
+                                speedup_ci={k[len('measured_'):-3]: [d[k], d[k[:-3] + '_hi']] for k in d
+                                            if k.startswith('measured_') and k.endswith('_lo') and d.get(k[:-3] + '_hi')}))
 
-def table_results(path)->tuple:
-    "(gpu label, results) of an audit's table file; the GPU comes from the summary written beside it (`<stem>.summary.json` or `summary.json`), else the file's name."
+def table_results(path, # an audit's table (`audit.jsonl`)
+                 )->tuple:
+    ("(gpu label, results) of an audit's table file; the GPU comes from the summary written beside it "
+     "(`<stem>.summary.json` or `summary.json`), else the file's name.")
     path = Path(path)
     dev = ''
     for s in (path.with_name(path.name.removesuffix('.gz').removesuffix('.jsonl') + '.summary.json'), path.with_name('summary.json')):
@@ -115,12 +126,16 @@ def table_results(path)->tuple:
 # %% ../nbs/20_analysis.ipynb #2a135009
 PAPER_MEANS = {   # (gpu, baseline) -> the published mean
     ('a100', 'eager'): 3.12, ('3090', 'eager'): 2.51, ('h100', 'eager'): 3.85, ('h20', 'eager'): 2.38, ('l40', 'eager'): 3.13,
-    ('a100', 'torch_compile'): 2.77, ('3090', 'torch_compile'): 2.58, ('h100', 'torch_compile'): 2.74, ('h20', 'torch_compile'): 2.89, ('l40', 'torch_compile'): 2.85,
-    ('a100', 'torch_compile_ro'): 2.88, ('3090', 'torch_compile_ro'): 2.61, ('h100', 'torch_compile_ro'): 2.77, ('h20', 'torch_compile_ro'): 2.82, ('l40', 'torch_compile_ro'): 2.89,
-    ('a100', 'cuda_graph'): 2.81, ('3090', 'cuda_graph'): 3.34, ('h100', 'cuda_graph'): 2.23, ('h20', 'cuda_graph'): 2.20, ('l40', 'cuda_graph'): 3.98,
+    ('a100', 'torch_compile'): 2.77, ('3090', 'torch_compile'): 2.58, ('h100', 'torch_compile'): 2.74, ('h20', 'torch_compile'): 2.89,
+    ('l40', 'torch_compile'): 2.85,
+    ('a100', 'torch_compile_ro'): 2.88, ('3090', 'torch_compile_ro'): 2.61, ('h100', 'torch_compile_ro'): 2.77, ('h20', 'torch_compile_ro'): 2.82,
+    ('l40', 'torch_compile_ro'): 2.89,
+    ('a100', 'cuda_graph'): 2.81, ('3090', 'cuda_graph'): 3.34, ('h100', 'cuda_graph'): 2.23, ('h20', 'cuda_graph'): 2.20,
+    ('l40', 'cuda_graph'): 3.98,
 }
 
-def paper_check(overall:dict)->list[dict]:
+def paper_check(overall:dict, # {(gpu, baseline): the overall row of `speedup_table`}
+               )->list[dict]:
     """`overall`: {(gpu, baseline): the overall row of `speedup_table`}. For each published mean: ours under the paper's
     convention (missing = 1.0) and over scored tasks only, each to two decimals, and which one equals the paper."""
     out = []
@@ -138,7 +153,8 @@ def report(sources:list, # release files, audit evals JSONL files and/or pipelin
            baselines:list|None=None, # keys of `EvalResult.speedups` (default: every baseline a source has)
            tasks:list|None=None, # the task population (default: a source's own tasks; for measured sources, also every
                                  # task of the release files given, so an audit's tasks without code count as misses)
-           top:int=3)->dict:
+           top:int=3, # tasks per source and baseline that carry its mean (`outliers`)
+          )->dict:
     """Per-source tables for each baseline, the paper check where sources are release files, and for each source and
     baseline the `top` tasks carrying its mean (`outliers`): {'rows': [...], 'paper': [...], 'outliers': [...]}."""
     rows, overall, outl, loaded = [], {}, [], [(src, *source_results(src)) for src in sources]
@@ -158,41 +174,51 @@ def report(sources:list, # release files, audit evals JSONL files and/or pipelin
 
 def host_pairs(sources:dict, # label -> results, in the order given
               )->list:
-    "Per pair of measured sources whose results carry a host calibration (`meta['host']`): how the second host launches work against the first (`evalstats.host_ratio`)."
+    ("Per pair of measured sources whose results carry a host calibration (`meta['host']`): how the second host launches work "
+     "against the first (`evalstats.host_ratio`).")
     from cudal1_nb.evalstats import host_ratio
     hosts = {k: next((r.meta['host'] for r in rs if r.kind == 'measured' and r.meta.get('host')), None) for k, rs in sources.items()}
     ks = [k for k, h in hosts.items() if h]
     return [dict(a=a, b=b, **host_ratio(hosts[a], hosts[b])) for i, a in enumerate(ks) for b in ks[i + 1:]]
 
-def format_report(rep:dict)->str:
+def format_report(rep:dict, # `report`'s report
+                 )->str:
     "The tables as text: the paper's columns, then the honest ones; then the paper check."
     f = lambda x, d=2: '-' if x is None else f"{x:.{d}f}"
     lines = []
-    head = f"{'gpu':<24} {'baseline':<30} {'level':<5} {'mean':>6} {'max':>8} {'p75':>5} {'p50':>5} {'p25':>5} {'succ':>7} {'>1.01':>5} | {'n':>4} {'gmean':>6} {'median':>6} {'mean-top':>8} {'mean 95% CI':>13} {'gmean 95% CI':>13} {'miss':>4} {'bad':>3}"
+    head = (f"{'gpu':<24} {'baseline':<30} {'level':<5} {'mean':>6} {'max':>8} {'p75':>5} {'p50':>5} {'p25':>5} {'succ':>7} {'>1.01':>5} | "
+            f"{'n':>4} {'gmean':>6} {'median':>6} {'mean-top':>8} {'mean 95% CI':>13} {'gmean 95% CI':>13} {'miss':>4} {'bad':>3}")
     lines.append(head); lines.append('-' * len(head))
     for r in rep['rows']:
-        lines.append(f"{str(r['gpu'])[:24]:<24} {BASELINE_NAMES.get(r['baseline'], r['baseline']):<30} {str(r['level']):<5} {f(r['mean']):>6} {f(r['max'], 1):>8} "
+        lines.append(f"{str(r['gpu'])[:24]:<24} {BASELINE_NAMES.get(r['baseline'], r['baseline']):<30} {str(r['level']):<5} "
+                     f"{f(r['mean']):>6} {f(r['max'], 1):>8} "
                      f"{f(r['p75']):>5} {f(r['p50']):>5} {f(r['p25']):>5} {str(r['success']) + '/' + str(r['tasks']):>7} {r['above_1_01']:>5} | "
                      f"{r['n']:>4} {f(r['geomean']):>6} {f(r['median']):>6} {f(r['mean_without_top']):>8} "
-                     f"{f(r['mean_ci_low']) + '-' + f(r['mean_ci_high']):>13} {f(r['geomean_ci_low']) + '-' + f(r['geomean_ci_high']):>13} {r['misses']:>4} {r['incorrect']:>3}")
+                     f"{f(r['mean_ci_low']) + '-' + f(r['mean_ci_high']):>13} {f(r['geomean_ci_low']) + '-' + f(r['geomean_ci_high']):>13} "
+                     f"{r['misses']:>4} {r['incorrect']:>3}")
     if rep.get('outliers'):
         lines += ['', "The tasks that carry each mean (share of the mean's excess over 1.0x; the mean without the task):"]
         for (g, b) in dict.fromkeys((o['gpu'], o['baseline']) for o in rep['outliers']):
             os_ = [o for o in rep['outliers'] if (o['gpu'], o['baseline']) == (g, b)]
             lines.append(f"  {str(g)[:24]:<24} {BASELINE_NAMES.get(b, b):<30} " + '; '.join(
-                f"{o['task'].split('/', 1)[-1]} {o['speedup']:.1f}x ({f(o['share'] and 100 * o['share'], 0)} %, mean without {f(o['mean_without'])})" for o in os_))
+                f"{o['task'].split('/', 1)[-1]} {o['speedup']:.1f}x ({f(o['share'] and 100 * o['share'], 0)} %, "
+                f"mean without {f(o['mean_without'])})" for o in os_))
     if rep.get('cross'):
-        lines += ['', "Across sources (Default baseline; pairs of tasks scored in both; 'same program': only tasks where both ran the identical kernel):",
-                  f"  {'a':<30} {'b':<30} {'n':>4} {'rho':>5} {'fast a':>6} {'still b':>7} {'gm a':>5} {'gm b':>5} {'b/a':>5} | {'same':>4} {'rho':>5} {'fast':>4} {'still':>5} {'b/a':>5}"]
+        lines += ['', "Across sources (Default baseline; pairs of tasks scored in both; "
+                      "'same program': only tasks where both ran the identical kernel):",
+                  f"  {'a':<30} {'b':<30} {'n':>4} {'rho':>5} {'fast a':>6} {'still b':>7} {'gm a':>5} {'gm b':>5} {'b/a':>5} | "
+                  f"{'same':>4} {'rho':>5} {'fast':>4} {'still':>5} {'b/a':>5}"]
         for c in rep['cross']:
             sc = c['same_program']
-            lines.append(f"  {c['a'][:30]:<30} {c['b'][:30]:<30} {c['n']:>4} {f(c['spearman']):>5} {c['fast_in_a']:>6} {c['still_fast_in_b']:>7} {f(c['gmean_a']):>5} "
-                         f"{f(c['gmean_b']):>5} {f(c['gmean_ratio']):>5} | {sc['n']:>4} {f(sc['spearman']):>5} {sc['fast_in_a']:>4} {sc['still_fast_in_b']:>5} {f(sc['gmean_ratio']):>5}")
+            lines.append(f"  {c['a'][:30]:<30} {c['b'][:30]:<30} {c['n']:>4} {f(c['spearman']):>5} {c['fast_in_a']:>6} {c['still_fast_in_b']:>7} "
+                         f"{f(c['gmean_a']):>5} {f(c['gmean_b']):>5} {f(c['gmean_ratio']):>5} | {sc['n']:>4} {f(sc['spearman']):>5} "
+                         f"{sc['fast_in_a']:>4} {sc['still_fast_in_b']:>5} {f(sc['gmean_ratio']):>5}")
     if rep.get('hosts'):
         lines += ['', "Hosts (each source's calibration: B's kernel launch and tiny-model times against A's):"]
         for h in rep['hosts']:
             lines.append(f"  {h['a'][:30]:<30} {h['b'][:30]:<30} launch {h['launch']:.2f}x, tiny model {h['tiny']:.2f}x" +
-                         (": they launch work differently -- speedups of programs under 0.3 ms are not comparable between them" if h['differ'] else ': alike'))
+                         (": they launch work differently -- speedups of programs under 0.3 ms are not comparable between them"
+                          if h['differ'] else ': alike'))
     if rep['paper']:
         lines += ['', 'Published per-GPU means against the release files:']
         for p in rep['paper']:
@@ -201,25 +227,31 @@ def format_report(rep:dict)->str:
     return '\n'.join(lines)
 
 # %% ../nbs/20_analysis.ipynb #175a4cbf
-def report_html(rep:dict, title:str='cudal1_nb speedup report')->str:
+def report_html(rep:dict, # `report`'s report
+                title:str='cudal1_nb speedup report', # the page's title
+               )->str:
     "A standalone HTML page with the report's tables."
     import html
     f = lambda x, d=2: '' if x is None else f"{x:.{d}f}" if isinstance(x, float) else str(x)
     cols = ['gpu', 'baseline', 'level', 'mean', 'max', 'p75', 'p50', 'p25', 'success', 'tasks', 'above_1_01', 'n', 'geomean', 'median',
             'mean_without_top', 'mean_ci_low', 'mean_ci_high', 'geomean_ci_low', 'geomean_ci_high', 'misses', 'incorrect']
     th = ''.join(f"<th>{html.escape(c)}</th>" for c in cols)
-    trs = ''.join('<tr>' + ''.join(f"<td>{html.escape(f(r.get(c)) if c != 'baseline' else BASELINE_NAMES.get(r[c], r[c]))}</td>" for c in cols) + '</tr>' for r in rep['rows'])
+    trs = ''.join('<tr>' + ''.join(f"<td>{html.escape(f(r.get(c)) if c != 'baseline' else BASELINE_NAMES.get(r[c], r[c]))}</td>" for c in cols)
+                  + '</tr>' for r in rep['rows'])
     pc = ['gpu', 'baseline', 'published', 'mean', 'mean_scored', 'convention', 'note']
     ptr = ''.join('<tr>' + ''.join(f"<td>{html.escape(f(p.get(c)))}</td>" for c in pc) + '</tr>' for p in rep['paper'])
-    paper = f"<h2>Published per-GPU means against the release files</h2><table><tr>{''.join(f'<th>{c}</th>' for c in pc)}</tr>{ptr}</table>" if rep['paper'] else ''
+    paper = (f"<h2>Published per-GPU means against the release files</h2><table><tr>{''.join(f'<th>{c}</th>' for c in pc)}</tr>{ptr}</table>"
+             if rep['paper'] else '')
     oc = ['gpu', 'baseline', 'task', 'speedup', 'share', 'mean_without']
     otr = ''.join('<tr>' + ''.join(f"<td>{html.escape(f(o.get(c)))}</td>" for c in oc) + '</tr>' for o in rep.get('outliers', []))
     if otr: paper += f"<h2>The tasks that carry each mean</h2><table><tr>{''.join(f'<th>{c}</th>' for c in oc)}</tr>{otr}</table>"
     cc = ['a', 'b', 'n', 'spearman', 'fast_in_a', 'still_fast_in_b', 'gmean_a', 'gmean_b', 'gmean_ratio']
-    ctr = ''.join('<tr>' + ''.join(f"<td>{html.escape(f(x.get(k)))}</td>" for x in (c, c['same_program']) for k in (cc if x is c else cc[2:])) + '</tr>'
+    ctr = ''.join('<tr>' + ''.join(f"<td>{html.escape(f(x.get(k)))}</td>" for x in (c, c['same_program']) for k in (cc if x is c else cc[2:]))
+                  + '</tr>'
                   for c in rep.get('cross', []))
     if ctr: paper += (f"<h2>Across sources (Default baseline)</h2><p>Left: tasks scored in both; right: only tasks where both ran the identical "
-                      f"program.</p><table><tr>{''.join(f'<th>{c}</th>' for c in cc)}{''.join(f'<th>same: {c}</th>' for c in cc[2:])}</tr>{ctr}</table>")
+                      f"program.</p><table><tr>{''.join(f'<th>{c}</th>' for c in cc)}{''.join(f'<th>same: {c}</th>' for c in cc[2:])}</tr>"
+                      f"{ctr}</table>")
     style = 'body{font-family:sans-serif} table{border-collapse:collapse} td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}'
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title><style>{style}</style></head><body>"
             f"<h1>{html.escape(title)}</h1><p>mean, p25-p75: all tasks, a miss counted as 1.0x (the paper's convention); max, >1.01x: "
@@ -227,7 +259,8 @@ def report_html(rep:dict, title:str='cudal1_nb speedup report')->str:
 
 # %% ../nbs/20_analysis.ipynb #9a9807da
 def speedup_matrix(sources:dict, # label -> list of `EvalResult` (one per task)
-                   baseline:str='eager')->dict:
+                   baseline:str='eager', # speedups over this baseline (`counted_speedup`)
+                  )->dict:
     "{task_id: {label: speedup or None}} over every task any source names (a measured result counts only when `ok`)."
     m = {}
     for lab, rs in sources.items():
@@ -243,7 +276,9 @@ def _ranks(xs):
         i = j + 1
     return r
 
-def spearman(a:list, b:list)->float|None:
+def spearman(a:list, # numbers
+             b:list, # as many numbers, paired with `a`'s
+            )->float|None:
     "Spearman's rank correlation (ties averaged)."
     if len(a) < 3: return None
     ra, rb = _ranks(a), _ranks(b)
@@ -252,7 +287,11 @@ def spearman(a:list, b:list)->float|None:
     den = math.sqrt(sum((x - ma) ** 2 for x in ra) * sum((y - mb) ** 2 for y in rb))
     return num / den if den else None
 
-def transfer(matrix:dict, a:str, b:str, fast:float=1.01)->dict:
+def transfer(matrix:dict, # `speedup_matrix`
+             a:str, # one column (source label)
+             b:str, # another
+             fast:float=1.01, # a speedup above this is fast
+            )->dict:
     "How column `b` relates to column `a` over the tasks scored in both."
     pairs = [(row[a], row[b]) for row in matrix.values() if row.get(a) and row.get(b)]
     xa, xb = [p[0] for p in pairs], [p[1] for p in pairs]
@@ -266,7 +305,9 @@ def _labels(sources:list)->list:
     return [b if base.count(b) == 1 else f"{b} #{base[:i + 1].count(b)}" for i, b in enumerate(base)]
 
 def cross_gpu(sources:dict, # label -> results, in the order given
-              baseline:str='eager', fast:float=1.01)->list[dict]:
+              baseline:str='eager', # speedups over this baseline (`counted_speedup`)
+              fast:float=1.01, # a speedup above this is fast
+             )->list[dict]:
     """`transfer` for every pair of sources (a before b), over all tasks scored in both and, under `same_program`, over
     the tasks where both results are of the identical program (equal candidate ids): a published A100 kernel measured
     on an H100 by an audit of the same program is transfer measured with the harness, not two different kernels."""
@@ -278,26 +319,33 @@ def cross_gpu(sources:dict, # label -> results, in the order given
             out.append(dict(transfer(m, a, b, fast), same_program=transfer(same, a, b, fast)))
     return out
 
-def published_vs_measured(published:list, measured:list, baseline:str='eager')->list[dict]:
-    "One row per task of the release: published speedup, measured speedup (ok only) and its 95 % interval, verdict, flags, measured / published."
+def published_vs_measured(published:list, # a release's published `EvalResult`s
+                          measured:list, # an audit's measured ones
+                          baseline:str='eager', # speedups over this baseline (`counted_speedup`)
+                         )->list[dict]:
+    ("One row per task of the release: published speedup, measured speedup (ok only) and its 95 % interval, verdict, flags, "
+     "measured / published.")
     by = {r.task_id: r for r in measured}
     out = []
     for p in published:
         m = by.get(p.task_id)
         pub, meas = p.speedups.get(baseline), earned(m, baseline)
         lo, hi = ((m.meta.get('speedup_ci') or {}).get(baseline) or (None, None)) if meas else (None, None)
-        out.append(dict(task=p.task_id, published=pub, measured=meas, measured_lo=lo, measured_hi=hi, verdict=m.verdict if m is not None else 'no_result',
+        out.append(dict(task=p.task_id, published=pub, measured=meas, measured_lo=lo, measured_hi=hi,
+                        verdict=m.verdict if m is not None else 'no_result',
                         flags=list(m.flags) if m is not None else [], ratio=meas / pub if pub and meas else None))
     return out
 
 def outliers(xs:dict, # {task_id: speedup or None}; a miss counts as 1.0x, as in the paper's mean
-             k:int=5)->list[dict]:
+             k:int=5, # how many tasks
+            )->list[dict]:
     "The k tasks that carry most of the mean's excess over 1.0x: each task's share of (mean - 1)."
     vals = {t: (x or 1.0) for t, x in xs.items()}
     excess = sum(v - 1 for v in vals.values())
     top = sorted(vals.items(), key=lambda kv: -kv[1])[:k]
     n = len(vals)
-    return [dict(task=t, speedup=v, share=(v - 1) / excess if excess > 0 else None, mean_without=(sum(vals.values()) - v) / (n - 1) if n > 1 else None)
+    return [dict(task=t, speedup=v, share=(v - 1) / excess if excess > 0 else None,
+                 mean_without=(sum(vals.values()) - v) / (n - 1) if n > 1 else None)
             for t, v in top]
 
 # %% ../nbs/20_analysis.ipynb #93561af5
@@ -306,16 +354,22 @@ def _go():
     except ImportError as e: raise ImportError("plots need plotly: pip install plotly (or the project's [dev] extras)") from e
     return go
 
-def plot_distributions(sources:dict, baseline:str='eager'):
+def plot_distributions(sources:dict, # label -> results
+                       baseline:str='eager', # speedups over this baseline (`counted_speedup`)
+                      ):
     "Box plots of the scored speedups per level and source, log axis."
     go = _go(); fig = go.Figure()
     for lab, rs in sources.items():
         pts = [(f"L{_level(r.task_id)}", earned(r, baseline)) for r in rs if earned(r, baseline)]
         fig.add_trace(go.Box(x=[p[0] for p in pts], y=[p[1] for p in pts], name=str(lab), boxpoints='outliers'))
-    fig.update_layout(boxmode='group', yaxis_type='log', yaxis_title=f"speedup over {BASELINE_NAMES.get(baseline, baseline)} (log)", title='Speedup per level')
+    fig.update_layout(boxmode='group', yaxis_type='log', yaxis_title=f"speedup over {BASELINE_NAMES.get(baseline, baseline)} (log)",
+                      title='Speedup per level')
     return fig
 
-def plot_gpu_scatter(matrix:dict, a:str, b:str):
+def plot_gpu_scatter(matrix:dict, # `speedup_matrix`
+                     a:str, # the x column (source label)
+                     b:str, # the y column
+                    ):
     "Per-task speedup on `a` against `b` (log-log), with the diagonal."
     go = _go()
     pts = [(t, row[a], row[b]) for t, row in matrix.items() if row.get(a) and row.get(b)]
@@ -325,8 +379,10 @@ def plot_gpu_scatter(matrix:dict, a:str, b:str):
     fig.update_layout(xaxis_type='log', yaxis_type='log', xaxis_title=str(a), yaxis_title=str(b), title=f"{a} vs {b}, per task")
     return fig
 
-def plot_published_vs_measured(rows:list):
-    "Published against measured speedup per task (log-log), coloured by verdict (rows of `published_vs_measured`; a task with no measured speedup sits at 1.0x)."
+def plot_published_vs_measured(rows:list, # `published_vs_measured`'s rows
+                              ):
+    ("Published against measured speedup per task (log-log), coloured by verdict (rows of `published_vs_measured`; "
+     "a task with no measured speedup sits at 1.0x).")
     go = _go(); fig = go.Figure()
     for v in sorted({r['verdict'] for r in rows}):
         rs = [r for r in rows if r['verdict'] == v and r['published']]
@@ -336,12 +392,17 @@ def plot_published_vs_measured(rows:list):
     fig.update_layout(xaxis_type='log', yaxis_type='log', xaxis_title='published', yaxis_title='measured', title='Published vs measured speedup')
     return fig
 
-def fast_p(xs:list, ps:list)->list:
+def fast_p(xs:list, # per task: its speedup, or None for a miss
+           ps:list, # the thresholds
+          )->list:
     "fast_p: the fraction of all tasks (misses included) that are scored and faster than p, for each p."
     n = len(xs)
     return [sum(1 for x in xs if x and x > p) / n for p in ps]
 
-def plot_fast_p(sources:dict, tasks:list|None=None, baseline:str='eager'):
+def plot_fast_p(sources:dict, # label -> results
+                tasks:list|None=None, # the task population (default: each source's own tasks)
+                baseline:str='eager', # speedups over this baseline (`counted_speedup`)
+               ):
     "fast_p curves, one per source, over p from 0.5x to 10x (log)."
     go = _go(); fig = go.Figure()
     ps = [0.5 * (20 ** (i / 60)) for i in range(61)]
@@ -349,5 +410,6 @@ def plot_fast_p(sources:dict, tasks:list|None=None, baseline:str='eager'):
         m = speedup_matrix({lab: rs}, baseline)
         pop = tasks or list(m)
         fig.add_trace(go.Scatter(x=ps, y=fast_p([m.get(t, {}).get(lab) for t in pop], ps), mode='lines', name=str(lab)))
-    fig.update_layout(xaxis_type='log', xaxis_title='p (speedup threshold)', yaxis_title='fraction of tasks correct and faster than p', title='fast_p')
+    fig.update_layout(xaxis_type='log', xaxis_title='p (speedup threshold)', yaxis_title='fraction of tasks correct and faster than p',
+                      title='fast_p')
     return fig

@@ -21,7 +21,10 @@ __all__ = ['release_items', 'slow_first', 'audit', 'audit_table']
 
 # %% ../nbs/03m_audit.ipynb #c85848ab
 def release_items(path:str|Path, # a CUDA-L1 release file
-                  levels=None, ids=None, limit:int|None=None)->tuple[list, list]:
+                  levels=None, # only these levels (all when empty)
+                  ids=None, # only these tasks, 'L1/12' or 'kernelbench/L1/12' (all when empty)
+                  limit:int|None=None, # then only the first `limit`
+                 )->tuple[list, list]:
     "([(Task, Candidate|None, row)], name): the release's rows as records, filtered."
     path = Path(path)
     rel = read_release(path)
@@ -49,11 +52,14 @@ def slow_first(items:list, # [(Task, [Candidate, ...]), ...] to evaluate
 # %% ../nbs/03m_audit.ipynb #513a6fc6
 def audit(path:str|Path, # a CUDA-L1 release file (JSON lines)
           device:str='cuda', # where to measure
-          cfg:EvalConfig|None=None,
-          levels=None, ids=None, limit:int|None=None,
+          cfg:EvalConfig|None=None, # the harness's settings (None: `EvalConfig()`)
+          levels=None, # only these levels (all when empty)
+          ids=None, # only these tasks, 'L1/12' or 'kernelbench/L1/12' (all when empty)
+          limit:int|None=None, # then only the first `limit`
           out_dir:str|Path|None=None, # where audit.jsonl / audit.csv go (default: a new run directory)
           store=None, # a `Store`: the release and the measured results are recorded there
-          progress:bool=False, show:bool=True,
+          progress:bool=False, # show a progress bar
+          show:bool=True, # print the table
           resume:bool=False, # with `store`: programs it already has a result for (this device and harness version) are not measured again
          )->dict:
     "Re-measure a release's kernels; returns a summary with the per-task rows."
@@ -75,9 +81,14 @@ def audit(path:str|Path, # a CUDA-L1 release file (JSON lines)
     return summ
 
 def audit_table(path:str|Path, # the CUDA-L1 release file that was audited
-                evals, # an audit's `evals.jsonl` -- or the `evals.partial.jsonl` of an interrupted one -- or a list of them (audits of parts of the release)
+                # an audit's `evals.jsonl` -- or the `evals.partial.jsonl` of an interrupted one -- or a list of them
+                # (audits of parts of the release)
+                evals,
                 out_dir:str|Path, # where audit.jsonl / audit.csv / summary.json go
-                levels=None, ids=None, limit:int|None=None, show:bool=False,
+                levels=None, # only these levels (all when empty)
+                ids=None, # only these tasks, 'L1/12' or 'kernelbench/L1/12' (all when empty)
+                limit:int|None=None, # then only the first `limit`
+                show:bool=False, # print the table
                 policy=None, # judge the saved results again under this anti-cheat policy (`cudal1_nb.policy`); None: as they were judged
                )->dict:
     "The per-task tables of an audit from its saved results (tasks with code but no result: verdict `not_measured`)."
@@ -94,7 +105,8 @@ def audit_table(path:str|Path, # the CUDA-L1 release file that was audited
     return summ
 
 def _tables(items, by:dict, name:str, device:str, out_dir:Path, t0, show:bool)->dict:
-    "Write audit.jsonl / audit.csv from the release rows and the results by task id; print the table; the summary (the caller's `finish_run` writes it)."
+    ("Write audit.jsonl / audit.csv from the release rows and the results by task id; print the table; "
+     "the summary (the caller's `finish_run` writes it).")
     rows = []
     for t, c, r in items:
         e = by.get(t.id)
@@ -103,10 +115,12 @@ def _tables(items, by:dict, name:str, device:str, out_dir:Path, t0, show:bool)->
         elif e is None: row.update(verdict='not_measured', reason='no result for this task (the audit ended before it was measured)')
         else:
             row.update({f"measured_{b}": (round(s, 4) if s else s) for b, s in e.speedups.items()})
-            for b, (lo, hi) in (e.meta.get('speedup_ci') or {}).items():   # the 95 % interval another process on another machine of this kind should fall in
+            # the 95 % interval another process on another machine of this kind should fall in
+            for b, (lo, hi) in (e.meta.get('speedup_ci') or {}).items():
                 if e.speedups.get(b): row[f"measured_{b}_lo"], row[f"measured_{b}_hi"] = lo, hi
             row['processes'] = len(e.meta.get('processes') or [None])
-            if e.meta.get('cheat_speedups'): row['rejected_eager'] = round(e.meta['cheat_speedups'].get('eager') or 0, 4) or None   # what it measured, not earned
+            if e.meta.get('cheat_speedups'):   # what it measured, not earned
+                row['rejected_eager'] = round(e.meta['cheat_speedups'].get('eager') or 0, 4) or None
             row.update(cheat_ids=' '.join(e.meta.get('cheat_ids', [])), policy=e.meta.get('policy', ''),
                        reward_baseline=e.meta.get('reward_baseline'), rewarded=round(rewarded_speedup(e), 4) if rewarded_speedup(e) else None)
             row.update(verdict=e.verdict, reason=e.reason, flags=' '.join(e.flags),
@@ -128,14 +142,18 @@ def _tables(items, by:dict, name:str, device:str, out_dir:Path, t0, show:bool)->
     host = next((e.meta['host'] for e in by.values() if e is not None and e.meta.get('host')), None)   # the host's calibration (`jobs.host_job`)
     summ = dict(release=name, device=device, host=host, tasks=len(rows), evaluated=sum(r['verdict'] not in ('no_code', 'not_measured') for r in rows),
                 verdicts=verdicts, policy=next((r['policy'] for r in rows if r.get('policy')), None),
-                cheat_ids=dict(sorted(ids.items())), flags=dict(sorted(flags.items(), key=lambda kv: -kv[1])), gmean_published_eager=_gmean([r['published_eager'] for r in ok]), gmean_measured_eager=_gmean([r['measured_eager'] for r in ok]),
-                median_halfwidth_eager=statistics.median(math.sqrt(r['measured_eager_hi'] / r['measured_eager_lo']) - 1 for r in ok if r.get('measured_eager_lo')) if any(r.get('measured_eager_lo') for r in ok) else None,
+                cheat_ids=dict(sorted(ids.items())), flags=dict(sorted(flags.items(), key=lambda kv: -kv[1])),
+                gmean_published_eager=_gmean([r['published_eager'] for r in ok]), gmean_measured_eager=_gmean([r['measured_eager'] for r in ok]),
+                median_halfwidth_eager=statistics.median(math.sqrt(r['measured_eager_hi'] / r['measured_eager_lo']) - 1
+                                                         for r in ok if r.get('measured_eager_lo'))
+                                       if any(r.get('measured_eager_lo') for r in ok) else None,
                 processes=sum(r.get('processes') or 0 for r in rows),
                 seconds=round(time.time() - t0, 1) if t0 else None, out_dir=str(out_dir))
     if show:
         print_table([dict(task=f"L{r['level']}/{r['task']}", name=r['name'][:28], published=r['published_eager'],
                           measured=r.get('measured_eager'),
-                          interval=f"[{r['measured_eager_lo']:.3g}, {r['measured_eager_hi']:.3g}]" if r.get('measured_eager_lo') else '', verdict=r['verdict'], reason=r['reason'][:60]) for r in rows],
+                          interval=f"[{r['measured_eager_lo']:.3g}, {r['measured_eager_hi']:.3g}]" if r.get('measured_eager_lo') else '',
+                          verdict=r['verdict'], reason=r['reason'][:60]) for r in rows],
                     ['task', 'name', 'published', 'measured', 'interval', 'verdict', 'reason'])
         g = lambda x: f"{x:.3g}x" if x else '-'
         print(f"\n{name} on {device}: {summ['verdicts']}; over the {len(ok)} ok tasks geometric mean published {g(summ['gmean_published_eager'])}, "

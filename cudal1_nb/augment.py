@@ -30,7 +30,8 @@ _DYNAMIC = {'locals', 'vars', 'eval', 'exec', 'globals'}
 def _strings(tree)->str: return '\n'.join(n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str))
 
 def _names(tree)->set: return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)} \
-    | {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))} | {a.asname or a.name.split('.')[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+    | {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))} \
+    | {a.asname or a.name.split('.')[0] for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
 
 def _fresh(used:set, stem:str, rng)->str:
     while True:
@@ -88,7 +89,8 @@ def _sort_imports(tree):
 
 def rewrite(code:str, # a verified program
             kinds:tuple, # rewrites from `REWRITES`, applied in this order
-            seed:int=0)->str:
+            seed:int=0, # seed of the random new names
+           )->str:
     "A semantics-preserving rewrite of a program (comments and formatting are not kept: the tree is re-printed)."
     if bad := [k for k in kinds if k not in REWRITES]: raise ValueError(f"unknown rewrite(s) {bad}; known: {REWRITES}")
     try: tree = ast.parse(code)
@@ -104,7 +106,8 @@ def rewrite(code:str, # a verified program
 # %% ../nbs/12_augment.ipynb #5fb5a717
 def augment_candidates(pairs:list, # [(Candidate, EvalResult)] verified variants
                        n:int=2, # rewrites per variant (distinct programs; fewer when the rewrites coincide)
-                       seed:int=0)->list[Candidate]:
+                       seed:int=0, # seed of the rewrites' choice and their random names
+                      )->list[Candidate]:
     "New candidates: up to n distinct rewrites of each verified variant, with their parent and the rewrites in the provenance."
     out, rng = [], random.Random(seed)
     combos = [c for r in range(1, len(REWRITES) + 1) for c in __import__('itertools').combinations(REWRITES, r)]
@@ -135,14 +138,15 @@ class AugmentConfig(StageConfig):
         if self.n < 0: raise ValueError("n must be >= 0")
         if not re.fullmatch(DEVICE_RE, self.eval_device): raise ValueError(f"eval_device must be 'cpu', 'cuda' or 'cuda:N', got {self.eval_device!r}")
 
-def read_collected(run:str|Path)->list[tuple]:
+def read_collected(run:str|Path, # a collection run's directory
+                  )->list[tuple]:
     "[(Candidate, EvalResult)] of a collection run's `collected.jsonl`."
     p = Path(run)/'collected.jsonl'
     if not p.exists(): raise FileNotFoundError(f"{p}: not a collection run (no collected.jsonl)")
     return read_pairs(p)
 
 # %% ../nbs/12_augment.ipynb #c20c0cba
-def run_augment(cfg:AugmentConfig,
+def run_augment(cfg:AugmentConfig, # the stage's settings
                 run_dir:str|Path='', # where to write ('' : a new run directory)
                )->dict:
     "The augmentation stage: rewrite a collection run's successes, re-verify every rewrite, write the dataset and the summary; returns the summary."
@@ -157,7 +161,8 @@ def run_augment(cfg:AugmentConfig,
         with judging_on(cfg.eval_device) as dev: judged = verify(new, tasks, device=dev, cfg=verification_config(cfg.seed, cfg.budget_s), store=st)
     kept = [(c, r) for c, r in judged if r.ok]
     write_pairs(rd/'augmented.jsonl', judged)
-    dev = (ccfg.get('eval_device') or ccfg.get('device') or 'cpu').split(':')[0]   # the device collect's prompts named (an older collect run: `device`)
+    # the device collect's prompts named (an older collect run: `device`)
+    dev = (ccfg.get('eval_device') or ccfg.get('device') or 'cpu').split(':')[0]
     rows = sft_rows(pairs, tasks, forms=cfg.forms, device=dev) + sft_rows(kept, tasks, forms=cfg.forms, device=dev)
     save_dataset(rows, rd/'dataset')
     summary = dict(run_dir=str(rd), collect_run=str(src), verified_in=len(pairs), rewrites=len(new), rewrites_ok=len(kept),

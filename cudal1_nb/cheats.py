@@ -53,11 +53,14 @@ def cheat_suite(device:str='cpu', # 'cpu' (programs marked `any` or `cpu`) or 'c
         t = own.get(h['task'].removeprefix('cheats/')) if h['task'].startswith('cheats/') else mini.get(h['task'])
         if t is None: raise ValueError(f"{p}: unknown task {h['task']!r}")
         if h['device'] not in ('any', device): continue
-        cases.append(SuiteCase(t, Candidate(t.id, code, name=p.stem, origin='cheat_suite'), h['cheat'], h['device'], {k: h[k] for k in ('strict', 'audit')}))
+        cases.append(SuiteCase(t, Candidate(t.id, code, name=p.stem, origin='cheat_suite'), h['cheat'], h['device'],
+                               {k: h[k] for k in ('strict', 'audit')}))
     return cases
 
 # %% ../nbs/03l_cheats.ipynb #aafb0f97
-def meets(r:EvalResult, expect:str)->bool:
+def meets(r:EvalResult, # the result to check
+          expect:str, # 'verdict[|verdict...] [flag ...]', as a suite program's header gives it
+         )->bool:
     "Does result `r` have a verdict and the flags of `expect` ('verdict[|verdict...] [flag ...]')?"
     v, *flags = expect.split()
     return r.verdict in v.split('|') and all(f in r.flags for f in flags)
@@ -73,7 +76,8 @@ def _suite_row(c:SuiteCase, r:EvalResult)->dict:
 
 def run_cheat_suite(device:str='cpu', # 'cpu' or 'cuda'
                     budget_s:float=0.3, # seconds of timed calls per candidate and side
-                    progress:bool=False)->list[dict]:
+                    progress:bool=False, # show a progress bar
+                   )->list[dict]:
     """Evaluate the suite once (policy `strict`), judge each result again under `audit`, and return one row per program:
     id, program, task, the verdicts and flags under both policies, whether each met its header, and the strict reason."""
     by_task = defaultdict(list)

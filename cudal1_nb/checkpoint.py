@@ -31,7 +31,8 @@ def find_policy(path:str|Path='', # a run directory, a model directory, or '' (t
     return p
 
 def load_policy(path:str|Path, # a model directory (`find_policy`)
-                device:str='cpu')->tuple:
+                device:str='cpu', # the torch device to load the model onto
+               )->tuple:
     "(model, tokenizer, kind) of a saved policy: kind 'lora' for a peft adapter (trainable), else 'full'."
     from transformers import AutoModelForCausalLM, AutoTokenizer
     p = find_policy(path)
@@ -43,7 +44,8 @@ def load_policy(path:str|Path, # a model directory (`find_policy`)
     return AutoModelForCausalLM.from_pretrained(str(p)).to(device), tok, 'full'
 
 # %% ../nbs/13a_checkpoint.ipynb #d66b5d4c
-def trained_form(path)->str:
+def trained_form(path, # a model directory (`find_policy`); '' or None gives ''
+                )->str:
     "The contrastive template a policy was trained on: its selftrain run's `contrastive_form` (when it trained contrastive rows), else ''."
     p = find_policy(path) if path else None
     cfgf = p.parent/'config.json' if p is not None and p.name == 'model' else None

@@ -20,7 +20,11 @@ DEFAULT_URL = 'http://127.0.0.1:8421'
 
 class ServiceError(RuntimeError):
     "The service refused a request (a 4xx other than 429): the status and the service's reason."
-    def __init__(self, status:int, detail:str): super().__init__(f"cudal1 serve answered {status}: {detail}"); self.status, self.detail = status, detail
+    def __init__(self,
+                 status:int, # the HTTP status the service answered
+                 detail:str, # the service's reason
+                ):
+        super().__init__(f"cudal1 serve answered {status}: {detail}"); self.status, self.detail = status, detail
 
 def retry_after(headers, # a response's headers
                 default:float, # seconds when they do not say
@@ -29,7 +33,9 @@ def retry_after(headers, # a response's headers
     try: return min(300.0, max(0.5, float(headers.get('retry-after'))))
     except (TypeError, ValueError): return default
 
-def pending_answer(why:str, job:str|None=None)->dict:
+def pending_answer(why:str, # why there is no answer
+                   job:str|None=None, # the service's job id, when it took the request
+                  )->dict:
     "The answer to a request the service did not answer: not scorable, no reward (TRL drops it; verl's adapter refuses to invent one)."
     return dict(verdict=None, scorable=False, reward=None, reason=why, job=job)
 
@@ -86,7 +92,8 @@ async def aevaluate(self:RewardClient, reqs:list, # our schema's requests (dicts
                 try: row = await self._call(c, 'GET', f'/v1/jobs/{j}', end, params={'wait': max(0.0, min(self.poll_s, left - 1))})
                 except TimeoutError: row = {'status': 'late'}
                 if row['status'] == 'done': out.append(row['answer']); break
-                if time.monotonic() >= end - 1: out.append(pending_answer(f"no answer within the client's {self.timeout_s:g} s (job {j}, {row['status']})", j)); break
+                if time.monotonic() >= end - 1:
+                    out.append(pending_answer(f"no answer within the client's {self.timeout_s:g} s (job {j}, {row['status']})", j)); break
         return out
 
 def _run(coro):
@@ -96,7 +103,9 @@ def _run(coro):
     with ThreadPoolExecutor(1) as ex: return ex.submit(asyncio.run, coro).result()
 
 @patch
-def evaluate(self:RewardClient, reqs:list)->list:
+def evaluate(self:RewardClient,
+             reqs:list, # the requests, as `aevaluate` takes them
+            )->list:
     "`aevaluate` for code without an event loop."
     return _run(self.aevaluate(reqs))
 
@@ -106,15 +115,19 @@ def _text(x)->str: return x[-1]['content'] if isinstance(x, list) else x
 class RemoteKernelReward:
     "TRL's reward contract over `cudal1 serve`: async, one float per completion, None where the service could not judge it."
     __name__ = 'remote_kernel_reward'
-    def __init__(self, url:str|None=None, token:str|None=None, # the service and its token (default: the environment's, as `RewardClient`)
-                 device:str|None=None, policy:str|None=None, # the service's defaults when None
+    def __init__(self,
+                 url:str|None=None, # the service (default: the environment's, as `RewardClient`)
+                 token:str|None=None, # its token (default: the environment's, as `RewardClient`)
+                 device:str|None=None, # the device to judge on (the service's default when None)
+                 policy:str|None=None, # the judging policy (the service's default when None)
                  timeout_s:float=1800.0, # seconds a step waits for its answers at most
                 ):
         self.url, self.token, self.device, self.policy, self.timeout_s = url, token, device, policy, timeout_s
     async def __call__(self, prompts:list, completions:list, task_id:list, log_extra=None, **kw)->list:
         "One reward per completion: the service's `reward` (the RL stage's shaping), None when not scorable."
         opts = {k: v for k, v in (('device', self.device), ('policy', self.policy)) if v}
-        ans = await RewardClient(self.url, self.token, self.timeout_s).aevaluate([dict(task_id=t, completion=_text(c), **opts) for t, c in zip(task_id, completions)])
+        ans = await RewardClient(self.url, self.token, self.timeout_s).aevaluate(
+            [dict(task_id=t, completion=_text(c), **opts) for t, c in zip(task_id, completions)])
         if log_extra: log_extra('verdict', [a['verdict'] or 'none' for a in ans])
         return [a['reward'] if a.get('scorable') else None for a in ans]
 
@@ -123,15 +136,18 @@ async def compute_score(data_source:str, # verl's: the dataset's source (unused)
                         solution_str:str, # the model's answer
                         ground_truth, # the task id (or a dict with `task_id`)
                         extra_info:dict|None=None, # verl's: the row's extra info; `device` and `policy` there are passed on
-                        url:str|None=None, token:str|None=None, # the service (default: `$CUDAL1_SERVE_URL`, `$CUDAL1_SERVE_TOKEN`)
+                        url:str|None=None, # the service (default: `$CUDAL1_SERVE_URL`)
+                        token:str|None=None, # its token (default: `$CUDAL1_SERVE_TOKEN`)
                         unscorable:float|None=None, # the score of an answer the service could not give (None: raise)
-                        timeout_s:float=1800.0, **kw)->dict:
+                        timeout_s:float=1800.0, # seconds to wait for the answer at most
+                        **kw)->dict:
     "verl's reward function over `cudal1 serve` (see above)."
     tid = ground_truth.get('task_id') if isinstance(ground_truth, dict) else ground_truth
     opts = {k: (extra_info or {})[k] for k in ('device', 'policy') if (extra_info or {}).get(k)}
     a, = await RewardClient(url, token, timeout_s).aevaluate([dict(task_id=tid, completion=solution_str, **opts)])
     if not a.get('scorable'):
-        if unscorable is None: raise RuntimeError(f"cudal1 serve could not judge this answer to {tid}: {a['reason']} (pass unscorable= to score it anyway)")
+        if unscorable is None:
+            raise RuntimeError(f"cudal1 serve could not judge this answer to {tid}: {a['reason']} (pass unscorable= to score it anyway)")
         score = float(unscorable)
     else: score = float(a['reward'])
     return dict(score=score, ok=float(a.get('verdict') == 'ok'), cheat=float(a.get('verdict') == 'cheat'), speedup=float(a.get('counted') or 0.0))

@@ -52,7 +52,8 @@ class CollectConfig(StageConfig):
     def validate(self):
         if self.k < 1 or self.max_attempts < 1 or self.per_round < 1: raise ValueError("k, max_attempts and per_round must be >= 1")
         if not re.fullmatch(f'auto|{DEVICE_RE}', self.device) or not re.fullmatch(DEVICE_RE, self.eval_device):
-            raise ValueError(f"device must be 'auto', 'cpu', 'cuda' or 'cuda:N' and eval_device 'cpu', 'cuda' or 'cuda:N'; got {self.device!r}, {self.eval_device!r}")
+            raise ValueError("device must be 'auto', 'cpu', 'cuda' or 'cuda:N' and eval_device 'cpu', 'cuda' or 'cuda:N'; "
+                             f"got {self.device!r}, {self.eval_device!r}")
         from cudal1_nb.tasks import check_source
         check_source(self.suite)
         if not self.forms: raise ValueError("forms must name at least one prompt form")
@@ -63,13 +64,16 @@ class CollectConfig(StageConfig):
         if self.split not in SPLITS: raise ValueError(f"split must be one of {SPLITS}, got {self.split!r}")
     def eval_config(self)->EvalConfig:
         return verification_config(self.seed, self.budget_s, self.workers)
-    def gen_config(self, round_:int):
+    def gen_config(self,
+                   round_:int, # the collection round: its sampling seed is `seed + 1000 * round_`
+                  ):
         from cudal1_nb.backend import GenConfig
         return GenConfig(max_new_tokens=self.max_new_tokens, temperature=self.temperature, top_p=self.top_p, seed=self.seed + 1000 * round_)
 
 # %% ../nbs/11_collect.ipynb #150352e0
 def offline_candidates(source:str, # 'minibench' or a CUDA-L1 release file (.jsonl)
-                       tasks:list)->list[tuple]:
+                       tasks:list, # the `Task`s to read it for
+                      )->list[tuple]:
     "[(Candidate, published EvalResult or None)] of an offline source, for the given tasks."
     ids = {t.id for t in tasks}
     if source == 'minibench':
@@ -108,13 +112,15 @@ class Collected:
 def _source(c:Candidate)->str: return c.origin if c.stage == 'teacher' else ('minibench' if c.stage == 'minibench' else c.name or c.origin)
 
 def collect(tasks:list, # `Task`s (validated)
-            cfg:CollectConfig,
+            cfg:CollectConfig, # the stage's settings
             backends:list|None=None, # `Backend`s (default: `make_backend` of each of `cfg.teachers`)
             store=None, # a `cudal1_nb.store.Store` to record everything in
-            progress:bool=True)->Collected:
+            progress:bool=True, # show progress bars
+           )->Collected:
     "Ask teachers and read offline sources until up to k correct variants per task and source; verify each with the harness."
     from cudal1_nb.generate import make_backend
-    backends = backends if backends is not None else [make_backend(s, **(dict(device=cfg.device) if re.search(r'(^|\+)hf:', s) else {})) for s in cfg.teachers]
+    backends = backends if backends is not None else [make_backend(s, **(dict(device=cfg.device) if re.search(r'(^|\+)hf:', s) else {}))
+                                                      for s in cfg.teachers]
     col = Collected({t.id: [] for t in tasks}, {}, collections.Counter(), collections.Counter())
     if store is not None: store.add_tasks(tasks)
     by_id = {t.id: t for t in tasks}
@@ -140,7 +146,8 @@ def collect(tasks:list, # `Task`s (validated)
         if store is not None and pub:
             store.add_candidates([c for c, _ in pub]); store.add_evals([p for _, p in pub])
         for c, p in pub:
-            col.verdicts['published'] += 1; keep(c, EvalResult(c.id, c.task_id, 'ok', True, speedups=dict(p.speedups), device=p.device, kind='published'))
+            col.verdicts['published'] += 1
+            keep(c, EvalResult(c.id, c.task_id, 'ok', True, speedups=dict(p.speedups), device=p.device, kind='published'))
         judge(todo)
 
     for b in backends:
@@ -153,9 +160,11 @@ def collect(tasks:list, # `Task`s (validated)
             for t in todo:
                 done = col.attempts.get((t.id, b.name), 0)
                 n = min(cfg.per_round, cfg.max_attempts - done)
-                asks += [Ask(t, optimize_prompt(t, device=cfg.eval_device.split(':')[0], form=cfg.forms[(done + j) % len(cfg.forms)]), meta=dict(round=round_)) for j in range(n)]
+                asks += [Ask(t, optimize_prompt(t, device=cfg.eval_device.split(':')[0], form=cfg.forms[(done + j) % len(cfg.forms)]),
+                             meta=dict(round=round_)) for j in range(n)]
                 col.attempts[(t.id, b.name)] = done + n
-            cands, counts = propose(b, asks, cfg.gen_config(round_), 'teacher', b.name, name=f"{b.name.split(':')[0]}-r{round_}", seen=seen, progress=progress)
+            cands, counts = propose(b, asks, cfg.gen_config(round_), 'teacher', b.name, name=f"{b.name.split(':')[0]}-r{round_}", seen=seen,
+                                    progress=progress)
             col.duplicates += counts.pop('duplicate', 0); col.unparsed.update(counts)
             judge(cands)
             round_ += 1
@@ -163,7 +172,8 @@ def collect(tasks:list, # `Task`s (validated)
     return col
 
 # %% ../nbs/11_collect.ipynb #21141f5d
-def completion_text(c:Candidate)->str:
+def completion_text(c:Candidate, # the candidate
+                   )->str:
     "The SFT target for a candidate: its analysis (if any), then its program in a fenced block."
     return (c.analysis.strip() + '\n\n' if c.analysis.strip() else '') + fence(c.code) + '\n'
 
@@ -171,7 +181,8 @@ def sft_rows(pairs:list, # [(Candidate, EvalResult)] successes
              tasks:dict, # task id -> Task
              forms:tuple=OPTIMIZE_FORMS, # prompt forms: a teacher answer keeps its own prompt; written variants get each form
              device:str='cpu', # the device the prompts name
-             augmentation:str='')->list[dict]:
+             augmentation:str='', # the rows' `augmentation` (default: each candidate's `meta['augmentation']`)
+            )->list[dict]:
     "Training rows (prompt, completion) with provenance, one per success and prompt form."
     rows = []
     for c, r in pairs:
@@ -184,7 +195,9 @@ def sft_rows(pairs:list, # [(Candidate, EvalResult)] successes
                              device=r.device, speedup=r.speedups.get('eager')))
     return rows
 
-def save_dataset(rows:list, path:str|Path)->Path:
+def save_dataset(rows:list, # training rows (`sft_rows`)
+                 path:str|Path, # the folder to write
+                )->Path:
     "Write training rows as a `datasets.Dataset` on disk (atomically: a temporary folder renamed into place)."
     import shutil, datasets
     if not rows: raise ValueError("no training rows to save")
@@ -196,9 +209,10 @@ def save_dataset(rows:list, path:str|Path)->Path:
     return path
 
 # %% ../nbs/11_collect.ipynb #7f504368
-def run_collect(cfg:CollectConfig,
+def run_collect(cfg:CollectConfig, # the stage's settings
                 run_dir:str|Path='', # where to write ('' : a new run directory)
-                progress:bool=True)->dict:
+                progress:bool=True, # show progress bars
+               )->dict:
     "The collection stage: collect for the split's tasks, write the successes, the training rows and the summary; returns the summary."
     tasks = split_tasks(load_tasks(cfg.suite, levels=cfg.levels or None), cfg.split)
     tasks = tasks[:cfg.limit] if cfg.limit else tasks

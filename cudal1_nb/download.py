@@ -123,7 +123,8 @@ def download_kernelbench(url:str|None=None, # tarball URL; default `$CUDAL1_KERN
     return dest
 
 # %% ../nbs/00e_download.ipynb #0ba51823
-def serve_dir(path:str|Path)->tuple:
+def serve_dir(path:str|Path, # the folder to serve
+             )->tuple:
     "Serve `path` over HTTP on 127.0.0.1 from a background thread; returns (base_url, server). Call `server.shutdown()`."
     import http.server, functools, threading
     class _Quiet(http.server.SimpleHTTPRequestHandler):

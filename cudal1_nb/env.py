@@ -73,12 +73,16 @@ class EnvConfig(StageConfig):
 # %% ../nbs/06c_env.ipynb #814fc44d
 class EpisodeError(ValueError):
     "A request an episode cannot take (unknown, over, a turn taken already, a step in flight): its HTTP status and why."
-    def __init__(self, msg:str, status:int=409): super().__init__(msg); self.status = status
+    def __init__(self,
+                 msg:str, # what is wrong
+                 status:int=409, # the HTTP status a server answers with
+                ):
+        super().__init__(msg); self.status = status
 
 class KernelEnv:
     "Multi-turn episodes over a suite of tasks, judged by the reward's judge (see above)."
     def __init__(self, tasks:list, # the `Task`s episodes may name
-                 cfg:EnvConfig=EnvConfig(),
+                 cfg:EnvConfig=EnvConfig(), # the environment's settings
                 ):
         if not tasks: raise ValueError("KernelEnv needs at least one task")
         self.tasks, self.cfg = {t.id: t for t in tasks}, cfg
@@ -97,11 +101,15 @@ class KernelEnv:
             for j in self.judges.values(): j.close()
             self.judges = {}
         self.episodes.close()
-    def slot(self, turn:int)->int: return turn if self.cfg.fresh_seeds else 1
+    def slot(self,
+             turn:int, # a turn, from 1
+            )->int: return turn if self.cfg.fresh_seeds else 1
     def _reward(self, judge)->KernelReward:
         return KernelReward(list(self.tasks.values()), self.rcfg, self.ecfg, self.cfg.device, db=self.cfg.db, run=self.cfg.run,
                             arm='multi-turn', judge=judge)
-    def reward_for(self, turn:int)->KernelReward:
+    def reward_for(self,
+                   turn:int, # a turn, from 1
+                  )->KernelReward:
         "The reward that judges turn `turn` (1-based): its own with `fresh_seeds`, made on first use."
         with self.lock:
             k = self.slot(turn)
@@ -145,7 +153,8 @@ def prompt_of(self:KernelEnv, task:Task, # the task
     return p, 'contrastive', [c.id for c, _ in exemplars]
 
 @patch
-def task_of(self:KernelEnv, task)->Task:
+def task_of(self:KernelEnv, task, # a task id of the suite, or a `Task`
+           )->Task:
     "The `Task` a caller names: an id of the suite, or a `Task` (added to the suite)."
     if isinstance(task, Task):
         old = self.tasks.get(task.id)
@@ -164,7 +173,9 @@ def task_of(self:KernelEnv, task)->Task:
 def reset(self:KernelEnv, task, # a task id of the suite, or a `Task`
           exemplars=None, # None: plain mode; (Candidate, EvalResult) pairs, candidate ids of the store, or 'auto': contrastive mode
           episode_id:str|None=None, # the new episode's id (default: a random one); an id in use is an error
-          client:str='', step:int=0, split:str='train', # labels kept with the episode (who started it, the trainer's step, the split)
+          client:str='', # who started it, kept with the episode
+          step:int=0, # the trainer's step, kept with the episode
+          split:str='train', # the task's split, kept with the episode
          )->Observation:
     "Start an episode: its first prompt (see above)."
     t = self.task_of(task)
@@ -178,7 +189,8 @@ def reset(self:KernelEnv, task, # a task id of the suite, or a `Task`
     return self.observe(ep)
 
 @patch
-def observe(self:KernelEnv, ep)->Observation:
+def observe(self:KernelEnv, ep, # an `Episode` or its id
+           )->Observation:
     "The observation of an episode (an `Episode` or its id) as it stands: after its last turn, or its first prompt."
     ep = self.state(ep) if isinstance(ep, str) else ep
     text, msgs = conversation(ep, self.cfg.history)
@@ -188,7 +200,8 @@ def observe(self:KernelEnv, ep)->Observation:
                        last.counted if last else None, list(last.ci) if last else [], ep.template_id, ep.max_turns)
 
 @patch
-def state(self:KernelEnv, episode_id:str)->Episode:
+def state(self:KernelEnv, episode_id:str, # the episode
+         )->Episode:
     "The episode's state (`Episode`); an unknown id is an `EpisodeError` (404)."
     ep = self.episodes.get(episode_id) if isinstance(episode_id, str) else None
     if ep is None: raise EpisodeError(f"no episode {episode_id!r}", 404)

@@ -20,7 +20,8 @@ __all__ = ['ENV_ENV_URL', 'DEFAULT_ENV_URL', 'REWARD_OF', 'observation_of', 'Env
 ENV_ENV_URL = 'CUDAL1_ENV_URL'   # the environment server's address (its token is the reward service's: `$CUDAL1_SERVE_TOKEN`)
 DEFAULT_ENV_URL = 'http://127.0.0.1:8422'
 
-def observation_of(d:dict)->Observation:
+def observation_of(d:dict, # the server's answer to a reset or a step
+                  )->Observation:
     "An `Observation` from what the server sends ({'observation': ..., 'reward': ..., 'done': ...})."
     return Observation.from_dict({**d['observation'], 'reward': d.get('reward'), 'done': bool(d.get('done'))})
 
@@ -61,7 +62,9 @@ def _reset(self:EnvClient, task_id:str|None=None, # a task of the server's suite
            exemplars:list|str|None=None, # contrastive mode: candidate ids of the server's store, or 'auto'
            episode_id:str|None=None, # the new episode's id (None: the server's)
            resume:str|None=None, # continue this episode instead
-           step:int=0, split:str='train')->Observation:
+           step:int=0, # the trainer's step, recorded with the episode
+           split:str='train', # the task's split ('train' or 'held-out'), recorded with the episode
+          )->Observation:
     "Start an episode (or resume one): its observation."
     body = dict(task_id=task_id, exemplars=exemplars, episode_id=episode_id, resume=resume, step=step, split=split)
     body = {k: v for k, v in body.items() if v is not None}
@@ -79,7 +82,8 @@ def _step(self:EnvClient, episode_id:str, # the episode
     self.turns[episode_id] = o.turn
     return o
 
-def _state(self:EnvClient, episode_id:str)->Episode:
+def _state(self:EnvClient, episode_id:str, # the episode
+          )->Episode:
     "The episode's state."
     d = self._call('GET', '/state', params=dict(episode_id=episode_id))
     return Episode.from_dict({k: v for k, v in d.items() if k not in ('episode_id', 'step_count')})
@@ -106,7 +110,9 @@ class KernelToolEnv:
         self.obs = self.env.reset(row.get('task_id'), exemplars=ex)
         self.episode_id, self.rewards = self.obs.episode_id, []
         return '\n\n' + self.obs.prompt
-    def submit(self, answer:str)->str:
+    def submit(self,
+               answer:str, # the program, or an answer holding it in a python code block
+              )->str:
         """Submit a program for the task: it is checked for correctness on secret inputs, timed against the reference, and the result comes back.
 
         Args:

@@ -78,23 +78,32 @@ class StepBody(BaseModel):
     timeout_s: float|None = None     # OpenEnv's, ignored (the harness's limits apply)
     request_id: str|None = None      # OpenEnv's, ignored (`turn` makes a retry idempotent)
 
-def wire(o:Observation)->dict:
+def wire(o:Observation, # an observation
+        )->dict:
     "An observation as OpenEnv's servers send one: {'observation': its fields but reward and done, 'reward', 'done'}."
     d = o.to_dict()
     return dict(observation={k: v for k, v in d.items() if k not in ('reward', 'done')}, reward=o.reward, done=o.done)
 
-def state_of(ep:Episode)->dict:
+def state_of(ep:Episode, # an episode
+            )->dict:
     "An episode's state as OpenEnv's `State` shows one (its `episode_id` and `step_count`), with everything `Episode` holds."
     return dict(ep.to_dict(), episode_id=ep.id, step_count=len(ep.turns))
 
 # %% ../nbs/15e_envserve.ipynb #dc8f6b37
 class Refused(Exception):
     "A request the server refuses: its HTTP status, why, and when to come back."
-    def __init__(self, status:int, msg:str, retry_after:int=0): super().__init__(msg); self.status, self.retry_after = status, retry_after
+    def __init__(self,
+                 status:int, # the HTTP status
+                 msg:str, # why
+                 retry_after:int=0, # seconds to wait before asking again
+                ):
+        super().__init__(msg); self.status, self.retry_after = status, retry_after
 
 class EnvServer:
     "The environment service without its HTTP layer: suite, tokens, the environment, its thread pool and its sessions."
-    def __init__(self, cfg:EnvServeConfig, tasks:list|None=None, # the suite's tasks (default: `cfg.suite`'s, read without running them)
+    def __init__(self,
+                 cfg:EnvServeConfig, # the server's settings
+                 tasks:list|None=None, # the suite's tasks (default: `cfg.suite`'s, read without running them)
                 ):
         from cudal1_nb.tasks import load_tasks
         self.cfg = cfg
@@ -104,10 +113,15 @@ class EnvServer:
         self.pool = ThreadPoolExecutor(cfg.max_sessions + 4, thread_name_prefix='env')
         self.sessions, self.t0, self.rng = 0, time.time(), random.Random(cfg.seed)
     def close(self): self.pool.shutdown(wait=False, cancel_futures=True); self.env.close()
-    async def call(self, f, *a, **kw):
+    async def call(self,
+                   f, # a function
+                   *a, # its positional arguments
+                   **kw):
         "`f(*a, **kw)` in the server's thread pool."
         return await asyncio.get_running_loop().run_in_executor(self.pool, lambda: f(*a, **kw))
-    def who(self, conn)->str:
+    def who(self,
+            conn, # a request or a WebSocket
+           )->str:
         "The client a request or WebSocket comes from (its token's name): a bearer header, `?token=` or `/t/TOKEN/...`; else a 401."
         if not self.cfg.auth: return 'anonymous'
         h = conn.headers.get('authorization', '')
@@ -118,7 +132,10 @@ class EnvServer:
         for t, name in self.tokens.items():
             if hmac.compare_digest(t.encode(), tok.encode()): return name
         raise Refused(401, "unknown token: use one of the server's token file (or its $CUDAL1_SERVE_TOKEN)")
-    def mine(self, who:str, eid:str|None)->Episode:
+    def mine(self,
+             who:str, # the client (`who`)
+             eid:str|None, # the episode's id
+            )->Episode:
         "The episode `eid` of client `who`, or a 404 (another client's episode is unknown to this one)."
         if not eid: raise Refused(422, "name the episode: episode_id (or reset first, in a WebSocket session)")
         try: ep = self.env.state(eid)
@@ -170,7 +187,8 @@ def schemas()->dict:
     from pydantic import TypeAdapter
     return dict(action=KernelAction.model_json_schema(), observation=TypeAdapter(Observation).json_schema(), state=TypeAdapter(Episode).json_schema())
 
-def make_env_app(server:EnvServer)->FastAPI:
+def make_env_app(server:EnvServer, # the server
+                )->FastAPI:
     "The FastAPI app over `server`: OpenEnv's routes at the root and under /t/{token} (see above); stopping it closes the server."
     from fastapi.responses import JSONResponse
     from fastapi.exceptions import RequestValidationError
@@ -277,7 +295,9 @@ async def _session(server:EnvServer, sock:WebSocket):
         with contextlib.suppress(Exception): await sock.close()
 
 # %% ../nbs/15e_envserve.ipynb #5a0a103f
-def env_banner(cfg:EnvServeConfig, server:EnvServer)->str:
+def env_banner(cfg:EnvServeConfig, # the server's settings
+               server:EnvServer, # the server
+              )->str:
     "What the server prints as it starts."
     url = f"http://{cfg.host if ':' not in cfg.host else f'[{cfg.host}]'}:{cfg.port}"
     tok = ('off (loopback only)' if not cfg.auth else f"${ENV_SERVE_TOKEN}" if os.environ.get(ENV_SERVE_TOKEN)
@@ -288,7 +308,9 @@ def env_banner(cfg:EnvServeConfig, server:EnvServer)->str:
                       f"  token: {tok}; 'Authorization: Bearer TOKEN', or OpenEnv's clients on the base URL {url}/t/TOKEN",
                       f"  episodes: {server.env.episodes.path} ({server.env.episodes.count()} open; {'resumed' if ec.resume else 'ended at start'})"])
 
-def serve_env(cfg:EnvServeConfig, tasks:list|None=None):
+def serve_env(cfg:EnvServeConfig, # the server's settings
+              tasks:list|None=None, # the suite's tasks (default: `cfg.suite`'s)
+             ):
     "Run the environment server until interrupted."
     import uvicorn
     server = EnvServer(cfg, tasks)
@@ -298,7 +320,8 @@ def serve_env(cfg:EnvServeConfig, tasks:list|None=None):
     sys.stderr.flush(); sys.stdout.flush()
     os._exit(0)   # a step being judged is not waited for: its episode stays at its last turn, and the client retries it
 
-def main(argv:list|None=None):
+def main(argv:list|None=None, # the command line's arguments (None: the process's)
+        ):
     "`python -m cudal1_nb.envserve`: serve `KernelEnv` (`--set KEY VALUE` sets any field of `EnvServeConfig`, `--env KEY VALUE` any of `EnvConfig`)."
     import argparse
     p = argparse.ArgumentParser(prog='python -m cudal1_nb.envserve', description=main.__doc__)

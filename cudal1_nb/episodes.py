@@ -106,7 +106,9 @@ CREATE INDEX IF NOT EXISTS episodes_open ON episodes(done, client);
 
 class EpisodeStore:
     "Episodes' states in an SQLite file (see above)."
-    def __init__(self, path:str|Path):
+    def __init__(self,
+                 path:str|Path, # the SQLite file (made, with its folder, when missing)
+                ):
         self.path = Path(path); self.path.parent.mkdir(parents=True, exist_ok=True)
         self.lock = threading.RLock()
         self.conn = sqlite3.connect(self.path, timeout=60, isolation_level=None, check_same_thread=False)
@@ -114,7 +116,9 @@ class EpisodeStore:
         with self.lock:
             for s in _EPISODES.split(';'):
                 if s.strip(): self.conn.execute(s)
-    def put(self, eps:list):
+    def put(self,
+            eps:list, # the `Episode`s to write
+           ):
         "Write the episodes' states, in one transaction."
         with self.lock:
             self.conn.execute('BEGIN IMMEDIATE')
@@ -123,14 +127,21 @@ class EpisodeStore:
                                       [(e.id, e.client, e.task_id, int(e.done), e.to_json(), e.created, e.updated) for e in eps])
             except BaseException: self.conn.execute('ROLLBACK'); raise
             self.conn.execute('COMMIT')
-    def get(self, eid:str)->Episode|None:
+    def get(self,
+            eid:str, # an episode's id
+           )->Episode|None:
         with self.lock: r = self.conn.execute('SELECT state FROM episodes WHERE id=?', (eid,)).fetchone()
         return Episode.from_json(r[0]) if r else None
-    def open_ids(self, client:str|None=None)->list:
+    def open_ids(self,
+                 client:str|None=None, # only this client's episodes, when given
+                )->list:
         "Ids of the episodes not over (of `client` only, when given)."
         q, a = ('SELECT id FROM episodes WHERE done=0', ()) if client is None else ('SELECT id FROM episodes WHERE done=0 AND client=?', (client,))
         with self.lock: return [r[0] for r in self.conn.execute(q, a).fetchall()]
-    def count(self, client:str|None=None, open_only:bool=True)->int:
+    def count(self,
+              client:str|None=None, # only this client's episodes, when given
+              open_only:bool=True, # only the episodes not over
+             )->int:
         w = ' WHERE done=0' if open_only else ''
         if client is not None: w += (' AND' if w else ' WHERE') + ' client=?'
         with self.lock: return self.conn.execute(f'SELECT count(*) FROM episodes{w}', (client,) if client is not None else ()).fetchone()[0]
@@ -166,7 +177,7 @@ def trloo_advantages(returns:list, # per episode of one group: its per-turn retu
 
 def turn_credit(group:list, # per episode of one group: its per-turn rewards (`Episode.rewards`)
                 rule:str='trloo', # one of `CREDIT_RULES`
-                gamma:float=0.4,
+                gamma:float=0.4, # the discount of the turns' returns (`discounted_returns`)
                )->list:
     "Per episode and turn, the number a policy gradient weighs that turn's tokens by, under `rule` (see above)."
     if rule not in CREDIT_RULES: raise ValueError(f"unknown credit rule {rule!r}; known: {CREDIT_RULES}")

@@ -33,13 +33,19 @@ class LocalExecutor:
                 ):
         self.pool, self._own = (pool, False) if pool is not None else (Pool(n, preload), True)
         self.n, self.scratch = self.pool.n, scratch
-    def run(self, job:Job)->Outcome:
+    def run(self,
+            job:Job, # the sandbox job
+           )->Outcome:
         "Run one job on a free worker; blocks until its outcome is back."
         return self.pool.run(job)
-    def compiler(self, n:int)->LocalExecutor:
+    def compiler(self,
+                 n:int, # compile jobs at once
+                )->LocalExecutor:
         "An executor for compile jobs, `n` at a time (the caller closes it)."
         return LocalExecutor(n, self.pool.preload)
-    def describe(self, device:str)->dict: return _describe(device)
+    def describe(self,
+                 device:str, # 'cpu' or 'cuda'
+                )->dict: return _describe(device)
     def close(self):
         if self._own: self.pool.close()
     def __enter__(self): return self
@@ -93,7 +99,9 @@ class RayExecutor:
                  gpu:bool|None=None, # the actors hold a share of a GPU (default: device == 'cuda'; False for compile actors)
                  scratch:str|Path|None=None, # a directory all nodes see, for evaluations' outputs (default: `get_base_dir()/'scratch'`)
                  start_timeout:float=300.0, # seconds to wait for every actor to be placed and its worker started
-                 place_timeout:float=60.0, # seconds a replacement actor may take to be placed and start its worker, and an actor call to overrun its job's own limits; past them the actor counts as lost
+                 # seconds a replacement actor may take to be placed and start its worker, and an actor call to overrun its job's own limits;
+                 # past them the actor counts as lost
+                 place_timeout:float=60.0,
                 ):
         if device not in ('cpu', 'cuda'): raise ValueError(f"device must be 'cpu' or 'cuda', got {device!r}")
         if per_gpu < 1 or n < 0: raise ValueError(f"need per_gpu >= 1 and n >= 0, got per_gpu={per_gpu}, n={n}")
@@ -115,7 +123,8 @@ class RayExecutor:
             for a in actors: ray.kill(a)
             raise RuntimeError(f"Ray could not start {n} actors with {opts} within {start_timeout} s (cluster resources: {res})") from e
         # _all: each live actor -> its node; _dead: the nodes Ray has declared dead; None in _free: no actor is left
-        self._free, self._all, self._dead, self._lock, self._compiler, self.keep = queue.Queue(), dict(zip(actors, nodes)), set(), threading.Lock(), None, False
+        self._free, self._all, self._dead, self._lock, self._compiler, self.keep = (queue.Queue(), dict(zip(actors, nodes)), set(),
+                                                                                     threading.Lock(), None, False)
         for a in actors: self._free.put(a)
     def _new(self): return self._cls.remote(self.preload, self._omp)
 
@@ -164,7 +173,8 @@ def _replace(self:RayExecutor, a):
         if b is not None: self._all[b] = node
         self.n = left = len(self._all)
     if b is None:
-        warnings.warn(f"Ray executor: a lost actor could not be replaced within place_timeout={self.place_timeout:g} s; going on with {left} actor(s)")
+        warnings.warn(f"Ray executor: a lost actor could not be replaced within place_timeout={self.place_timeout:g} s; "
+                      f"going on with {left} actor(s)")
         if not left: self._free.put(None)   # wakes every waiting `run`: none is left
     return b
 
@@ -190,7 +200,9 @@ def _lost(self:RayExecutor, a, e:Exception)->str:
     return self._why_lost(a, node, e)
 
 @patch
-def run(self:RayExecutor, job:Job)->Outcome:
+def run(self:RayExecutor,
+        job:Job, # the sandbox job
+       )->Outcome:
     "Run one job on a free actor; blocks until its outcome is back, at most the job's own limits and `place_timeout` more."
     a = self._take()
     try: out = Outcome.from_dict(self.ray.get(a.run.remote(job.to_dict()), timeout=job.timeout + job.wait + 60 + self.place_timeout))
@@ -201,7 +213,9 @@ def run(self:RayExecutor, job:Job)->Outcome:
     return out
 
 @patch
-def compiler(self:RayExecutor, n:int):
+def compiler(self:RayExecutor,
+             n:int, # compile jobs at once
+            ):
     "The executor for compile jobs: CPU actors beside GPU ones (kept for later calls), the same actors on the CPU."
     if not self.gpu: return self
     with self._lock:
@@ -211,7 +225,9 @@ def compiler(self:RayExecutor, n:int):
     return self._compiler
 
 @patch
-def describe(self:RayExecutor, device:str)->dict:
+def describe(self:RayExecutor,
+             device:str, # 'cpu' or 'cuda'
+            )->dict:
     "The device as one of the actors sees it (its node's GPU name and build environment); a lost actor is replaced and the next one asked."
     for _ in range(3):
         a = self._take()
@@ -222,7 +238,9 @@ def describe(self:RayExecutor, device:str)->dict:
     raise RuntimeError(f"no Ray actor could describe {device!r}: the last {why}")
 
 @patch
-def close(self:RayExecutor, force:bool=False):
+def close(self:RayExecutor,
+          force:bool=False, # stop a kept executor's actors too
+         ):
     """Stop the actors (their workers and children die with them); a kept executor stays up unless `force`. Once Ray is
     shut down there is nothing left to stop (at exit Ray's own hook runs first), and a call into Ray would start a new cluster."""
     if self.keep and not force: return
@@ -249,11 +267,13 @@ def executor_for(cfg, # an `EvalConfig`: its `executor`, `ray_address` and `work
     if cfg.executor != 'ray': raise ValueError(f"EvalConfig.executor must be 'local' or 'ray', got {cfg.executor!r}")
     key = (cfg.ray_address, device, cfg.workers)
     if key not in _KEPT:
-        ex = RayExecutor(device, cfg.ray_address or None, n=0 if device == 'cuda' else cfg.workers, per_gpu=cfg.workers or 6, place_timeout=cfg.place_timeout)
+        ex = RayExecutor(device, cfg.ray_address or None, n=0 if device == 'cuda' else cfg.workers, per_gpu=cfg.workers or 6,
+                         place_timeout=cfg.place_timeout)
         ex.keep = True; _KEPT[key] = ex
     return _KEPT[key], False
 
-def as_executor(pool)->tuple:
+def as_executor(pool, # an executor, or a `cudal1_nb.sandbox.Pool`
+               )->tuple:
     "(executor, owned=False) for an executor or a `cudal1_nb.sandbox.Pool` passed in by the caller."
     return (LocalExecutor(pool=pool) if isinstance(pool, Pool) else pool), False
 

@@ -39,9 +39,10 @@ def sample_buckets(scored:list, # [(item, score)]: the pool of one task
                    n:int=2,             # distinct buckets to draw
                    width:float=0.1,     # bucket width Δs, in score units
                    tau:float=0.5,       # softmax temperature
-                   rng:random.Random|None=None,
+                   rng:random.Random|None=None, # the random source (None: a new unseeded one)
                   )->list:
-    "Draw `n` distinct score buckets (softmax over bucket means centred on the pool's mean), then one item uniformly from each; items returned slowest bucket first."
+    ("Draw `n` distinct score buckets (softmax over bucket means centred on the pool's mean), then one item uniformly from each; "
+     "items returned slowest bucket first.")
     if width <= 0: raise ValueError(f"bucket width must be > 0, got {width}")
     rng = rng or random.Random()
     buckets = collections.defaultdict(list)
@@ -62,7 +63,10 @@ def sample_buckets(scored:list, # [(item, score)]: the pool of one task
 class BucketSampler:
     "The paper's exemplar selection: `n` distinct score buckets, one program from each."
     n:int=2; width:float=0.1; tau:float=0.5; score:str='log'
-    def pick(self, pairs:list, rng:random.Random)->list:
+    def pick(self,
+             pairs:list, # [(Candidate, EvalResult)] of one task
+             rng:random.Random, # the random source
+            )->list:
         "Exemplars among `pairs` [(Candidate, EvalResult)]: correct ones only, slowest first."
         scored = [(p, s) for p in pairs if (s := exemplar_score(p[1], self.score)) is not None]
         return sample_buckets(scored, self.n, self.width, self.tau, rng)
@@ -71,12 +75,20 @@ class BucketSampler:
 class RandomSampler:
     "The ablation: `n` distinct correct programs drawn uniformly, shown slowest first."
     n:int=2; score:str='log'
-    def pick(self, pairs:list, rng:random.Random)->list:
+    def pick(self,
+             pairs:list, # [(Candidate, EvalResult)] of one task
+             rng:random.Random, # the random source
+            )->list:
         ok = [p for p in pairs if exemplar_score(p[1], self.score) is not None]
         got = rng.sample(ok, min(self.n, len(ok)))
         return sorted(got, key=lambda p: exemplar_score(p[1], self.score))
 
-def make_sampler(kind:str, n:int=2, width:float=0.1, tau:float=0.5, score:str='log'):
+def make_sampler(kind:str, # 'bucket' or 'random'
+                 n:int=2, # exemplars per prompt
+                 width:float=0.1, # bucket width, in score units ('bucket' only)
+                 tau:float=0.5, # softmax temperature ('bucket' only)
+                 score:str='log', # the score, as `exemplar_score` takes it
+                ):
     "An exemplar sampler by name: 'bucket' or 'random'."
     if kind == 'bucket': return BucketSampler(n, width, tau, score)
     if kind == 'random': return RandomSampler(n, score)

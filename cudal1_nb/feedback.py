@@ -32,7 +32,9 @@ _SCRUB = [   # (pattern, replacement), applied in order: wherever they stand, in
 ]
 
 def scrub(text:str, # text a candidate program controls (its exception's message, a compiler's output)
-          lines:int=FEEDBACK_LINES, chars:int=FEEDBACK_CHARS)->str:
+          lines:int=FEEDBACK_LINES, # lines kept at most
+          chars:int=FEEDBACK_CHARS, # characters kept at most
+         )->str:
     "`text` with paths cut to file names, long numbers, decimals and hashes replaced, cut to `lines` lines and `chars` characters."
     out = []
     for l in str(text).splitlines():
@@ -55,7 +57,8 @@ PROMPT_RULES = {   # the rules every optimisation prompt states (`cudal1_nb.prom
 CATALOG_RULE = {'T1': 3, 'T2': 3, 'T3': 3, 'T4': 5, 'T5': 5, 'T7': 5, 'T8': 3, 'T9': 5, 'C1': 2, 'C2': 2, 'C3': 6, 'C4': 1,
                 'C6': 2, 'C9': 4, 'C10': 1, 'C11': 1, 'C13': 5, 'C15': 1, 'P1': 5, 'P3': 5, 'P4': 5, 'P5': 3, 'P6': 5}
 
-def broken_rules(r:EvalResult)->list:
+def broken_rules(r:EvalResult, # a rejected result
+                )->list:
     "The numbers of the prompt rules a rejected result breaks (`PROMPT_RULES`), from the catalog ids of what rejected it; [5] when none is known."
     ids = r.meta.get('cheat_ids') or [finding_id(f)[0] for f in r.flags]
     return sorted({CATALOG_RULE[i] for i in ids if i in CATALOG_RULE}) or [5]
@@ -96,7 +99,8 @@ PHASES = {'import': 'importing it', 'construct': 'building ModelNew', 'check': '
 
 def _checks(s:str)->str: return re.sub(r"\bseed (\d+)", lambda m: f"check {int(m[1]) + 1}", s)
 
-def error_text(r:EvalResult)->str:
+def error_text(r:EvalResult, # an `error` or `timeout` result
+              )->str:
     "What an `error` or `timeout` verdict of the candidate's says: the build's first error, the exception, or the phase that ran over."
     why = r.reason
     if r.verdict == 'timeout':
@@ -191,6 +195,9 @@ def feedback(r:EvalResult|None, # a judged program's final result (None: the ans
         fb.text = t
     return fb
 
-def feedback_text(r:EvalResult|None, why:str='', cfg:RewardConfig=RewardConfig())->str:
+def feedback_text(r:EvalResult|None, # a judged program's final result (None: the answer held no program)
+                  why:str='', # the parser's reason when `r` is None
+                  cfg:RewardConfig=RewardConfig(), # the reward's settings
+                 )->str:
     "`feedback(r, why, cfg).text`."
     return feedback(r, why, cfg).text

@@ -48,7 +48,8 @@ def policy_backend(model, # a causal LM in memory, on its device
     return HFBackend.from_objects(model, tok, name=name, batch_size=None if next(model.parameters()).device.type == 'cuda' else 16, cache=cache)
 
 def make_grpo_trainer(cfg, # the stage's `cudal1_nb.rl.RLConfig`
-                      model, tok, # the policy and its tokenizer
+                      model, # the policy
+                      tok, # its tokenizer
                       dataset, # the prompts as TRL reads them (`cudal1_nb.rl.prompt_dataset`)
                       reward:KernelReward, # the reward (also judges ahead when `cfg.overlap`)
                       out_dir:str|Path, # the run directory
@@ -243,7 +244,8 @@ def check_checkpoint(ckpt:str|Path|None, # a TRL checkpoint to resume from (None
     ca, pa = c/'adapter_config.json', p/'adapter_config.json'
     what = lambda a: 'an adapter' if a.exists() else 'a whole model'
     fix = "start a new run directory, or give the init policy that run started from"
-    if ca.exists() != pa.exists(): raise ValueError(f"checkpoint {c} holds {what(ca)} but the policy {p} is {what(pa)}: a checkpoint of another base; {fix}")
+    if ca.exists() != pa.exists():
+        raise ValueError(f"checkpoint {c} holds {what(ca)} but the policy {p} is {what(pa)}: a checkpoint of another base; {fix}")
     if ca.exists():
         norm = lambda b: str(Path(b).resolve()) if b and Path(b).exists() else b
         b1, b2 = (norm(json.loads(f.read_text()).get('base_model_name_or_path')) for f in (ca, pa))

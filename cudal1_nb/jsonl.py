@@ -17,7 +17,11 @@ __all__ = ['JsonlError', 'json_line', 'jsonl_lines', 'loads_jsonl', 'load_jsonl'
 # %% ../nbs/00da_jsonl.ipynb #073ce1d2
 class JsonlError(ValueError):
     "A line of JSON lines that is not JSON: `where` names the file and line, `why` what is wrong."
-    def __init__(self, where:str, why:str): super().__init__(f"{where}: {why}"); self.where, self.why = where, why
+    def __init__(self,
+                 where:str, # the file and line
+                 why:str, # what is wrong there
+                ):
+        super().__init__(f"{where}: {why}"); self.where, self.why = where, why
     def __reduce__(self): return JsonlError, (self.where, self.why)   # picklable: it may cross a process boundary
 
 def json_line(line:str|bytes, # one line (UTF-8 when bytes)

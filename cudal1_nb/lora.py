@@ -231,7 +231,12 @@ class ChunkedLossMixin:
         except ValueError: return False
         return True
 
-    def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):
+    def compute_loss(self,
+                     model, # the model being trained
+                     inputs:dict, # the batch (`input_ids`, `labels`, ...)
+                     return_outputs:bool=False, # also return the model's outputs, as `(loss, outputs)`
+                     num_items_in_batch=None, # the label tokens of the whole accumulated batch, to normalise by
+                    ):
         "The loss of `inputs` from `causal_lm_loss`, normalised and logged as TRL's `SFTTrainer` does."
         if not self._chunked_loss_applies(model, inputs):
             return super().compute_loss(model, inputs, return_outputs=return_outputs, num_items_in_batch=num_items_in_batch)

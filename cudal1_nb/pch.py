@@ -19,7 +19,8 @@ PCH_ENV = 'CUDAL1_PCH'   # in a job's environment: the folder of the headers (un
 _GCH = ('torch', 'extension.h.gch')
 
 def build_flags(fn, # `torch.utils.cpp_extension.load` or `load_inline` (their undecorated function)
-                args:tuple, kwargs:dict, # the call's arguments
+                args:tuple, # the call's positional arguments
+                kwargs:dict, # the call's keyword arguments
                )->dict|None:
     "The flags of a `load`/`load_inline` call that pick its header (`pch_key`); None where they can't be read (then it gets none)."
     import inspect
@@ -70,7 +71,8 @@ def real_header()->Path:
     import torch.utils.cpp_extension as ce
     return Path(ce.include_paths()[0])/'torch'/'extension.h'
 
-def ninja_vars(text:str)->dict:
+def ninja_vars(text:str, # a `build.ninja`'s text
+              )->dict:
     "The top-level variables (`cxx`, `cflags`, `post_cflags`, ...) of a `build.ninja` as torch writes it."
     return dict(re.findall(r'^(\w+) = (.*)$', text, re.M))
 
@@ -84,12 +86,15 @@ def header_command(flags:dict, # `build_flags`
     import inspect, torch.utils.cpp_extension as ce
     with tempfile.TemporaryDirectory() as d:
         kw = dict(path=os.path.join(d, 'build.ninja'), name='pch', sources=[os.path.join(d, 'main.cpp')], extra_cflags=flags['extra_cflags'],
-                  extra_cuda_cflags=[], extra_sycl_cflags=[], extra_ldflags=[], extra_include_paths=[str(Path(out).parents[1])] + flags['extra_include_paths'],
+                  extra_cuda_cflags=[], extra_sycl_cflags=[], extra_ldflags=[],
+                  extra_include_paths=[str(Path(out).parents[1])] + flags['extra_include_paths'],
                   with_cuda=flags['with_cuda'], with_sycl=False, is_standalone=flags['is_standalone'])
-        ce._write_ninja_file_to_build_library(**{k: v for k, v in kw.items() if k in inspect.signature(ce._write_ninja_file_to_build_library).parameters})
+        params = inspect.signature(ce._write_ninja_file_to_build_library).parameters
+        ce._write_ninja_file_to_build_library(**{k: v for k, v in kw.items() if k in params})
         var = ninja_vars(Path(kw['path']).read_text())
     flags_ = shlex.split(var.get('cflags', '')) + shlex.split(var.get('post_cflags', ''))
-    return shlex.split(var.get('cxx', 'c++')) + ['-x', 'c++-header', str(real_header()), '-o', out] + [f for f in flags_ if not f.startswith('-DTORCH_EXTENSION_NAME')]
+    return (shlex.split(var.get('cxx', 'c++')) + ['-x', 'c++-header', str(real_header()), '-o', out]
+            + [f for f in flags_ if not f.startswith('-DTORCH_EXTENSION_NAME')])
 
 # %% ../nbs/00c_pch.ipynb #49973772
 def header_path(root, # the headers' folder
@@ -115,7 +120,8 @@ def make_pch(root, # the headers' folder
         try:
             cmd = header_command(flags, str(tmp))
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-            if p.returncode: return dict(key=key, made=False, seconds=round(time.time() - t0, 2), error=(p.stderr.strip().splitlines() or ['?'])[-1][:300])
+            if p.returncode:
+                return dict(key=key, made=False, seconds=round(time.time() - t0, 2), error=(p.stderr.strip().splitlines() or ['?'])[-1][:300])
             link = out.with_name('extension.h')   # the header itself beside it: a program that includes it again
             if not link.is_symlink(): link.symlink_to(real_header())   # (#pragma once) makes gcc look for the file the header came from
             os.replace(tmp, out)
@@ -176,7 +182,8 @@ def wanted(root, # the headers' folder
     return [fl for fl in out if not header_path(root, fl).exists()]
 
 # %% ../nbs/00c_pch.ipynb #ba7c903a
-def pch_job(p:dict)->dict:
+def pch_job(p:dict, # the job's parameters: `flags`, `root`, `cores`
+           )->dict:
     "Sandbox job: make the headers `p['flags']` (a list of `build_flags`) under `p['root']`, at a low CPU priority on `p['cores']`."
     try:
         os.nice(10)

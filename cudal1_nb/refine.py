@@ -25,7 +25,8 @@ def refine(backend, # a `cudal1_nb.generate.Backend`
            episodes:int=1, # episodes per task (slots)
            gen=None, # `GenConfig` (its seed is advanced every turn)
            exemplars=None, # per episode: None (plain), 'auto', or a dict task id -> exemplars (`KernelEnv.reset`)
-           step:int=0, split:str='train', # labels kept with the episodes
+           step:int=0, # the trainer's step, kept with the episodes
+           split:str='train', # the tasks' split, kept with the episodes
           )->list:
     "k-turn refinement: `episodes` episodes per task, each turn of the live ones generated in one call, judged in one campaign. The `Episode`s."
     from cudal1_nb.generate import GenConfig
@@ -44,9 +45,16 @@ def refine(backend, # a `cudal1_nb.generate.Backend`
             obs[e] = o
     return [env.state(e) for e in eids]
 
-def sample(backend, env:KernelEnv, tasks:list,
+def sample(backend, # a `cudal1_nb.generate.Backend`
+           env:KernelEnv, # the environment
+           tasks:list, # tasks or task ids of the environment's suite
            n:int, # independent answers per slot (the same budget as `n` turns)
-           episodes:int=1, gen=None, exemplars=None, step:int=0, split:str='train')->list:
+           episodes:int=1, # slots per task
+           gen=None, # `GenConfig` (default: `GenConfig()`)
+           exemplars=None, # per episode: None (plain), 'auto', or a dict task id -> exemplars (`KernelEnv.reset`)
+           step:int=0, # the trainer's step, kept with the episodes
+           split:str='train', # the tasks' split, kept with the episodes
+          )->list:
     "The parallel twin of `refine`: per (task, slot), `n` answers to one first prompt, each judged once (a one-turn episode), by slot."
     from cudal1_nb.generate import GenConfig
     gen, eids, prompts = gen or GenConfig(), [], []
@@ -72,7 +80,9 @@ def _slots(eps:list, per:int)->list:
     return [[t for e in eps[i:i + per] for t in e.turns] for i in range(0, len(eps), per)]
 
 def budget_rows(slots:list, # per slot: its judged turns in order
-                k:int, arm:str)->list:
+                k:int, # the largest budget
+                arm:str, # the rows' label
+               )->list:
     "Per budget j = 1..k: correct fraction, fast_1 fraction, gmean best counted speedup over slots, mean programs judged."
     rows = []
     for j in range(1, k + 1):
@@ -92,10 +102,13 @@ def budget_table(refined:list, # `refine`'s episodes
     "Rows of both arms at budgets 1..k (see above)."
     return budget_rows(_slots(refined, 1), k, 'refine') + budget_rows(_slots(sampled, k), k, 'sample')
 
-def turns_of(episodes:list)->list:
+def turns_of(episodes:list, # `Episode`s
+            )->list:
     "Every turn of `episodes`, in order: rollout records (`cudal1_nb.rl.step_metrics` and `curves` read them)."
     return [t for e in episodes for t in e.turns]
 
-def write_turns(path:str|Path, episodes:list)->Path:
+def write_turns(path:str|Path, # the JSONL file to write
+                episodes:list, # `Episode`s
+               )->Path:
     "Write the turns of `episodes` as JSONL (one `Turn` a line), atomically."
     return atomic_write(path, ''.join(t.to_json() + '\n' for t in turns_of(episodes)))

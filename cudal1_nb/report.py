@@ -39,7 +39,9 @@ def latest_pipeline()->Path:
     return runs[-1].parent
 
 # %% ../nbs/16_report.ipynb #6e03b0d7
-def latest_evals(store, device:str|None=None)->dict:
+def latest_evals(store, # a `cudal1_nb.store.Store`
+                 device:str|None=None, # only evaluations on this device (all when None)
+                )->dict:
     "candidate id -> its latest measured `EvalResult` (on `device` when given)."
     last = {}
     for e in store.evals(kind='measured', device=device):
@@ -47,7 +49,9 @@ def latest_evals(store, device:str|None=None)->dict:
     return last
 
 def program_rows(store, # a `cudal1_nb.store.Store`
-                 baseline:str='eager', device:str|None=None)->list[dict]:
+                 baseline:str='eager', # speedups over this baseline (`counted_speedup`)
+                 device:str|None=None, # only evaluations on this device (all when None)
+                )->list[dict]:
     "One row per (producing stage, split): programs, correct fraction, tasks with a correct one, fast_1, gmean speedup of the correct."
     from cudal1_nb.core import STAGES
     ev = latest_evals(store, device)
@@ -79,8 +83,13 @@ def origin_of(store, # the `cudal1_nb.store.Store` holding `c` and its parents
         return group, f"augmentation: a rewrite ({c.meta.get('augmentation') or c.origin}) of {desc.removeprefix('augmentation: ')}"
     return f"model ({c.stage})", f"the model ({c.stage})"
 
-def best_rows(store, baseline:str='eager', device:str|None=None, top:int=1)->list[dict]:
-    "Per task (in the store): its `top` fastest correct programs (stage, counted speedup and its 95 % interval, who wrote it, device, candidate id, lines), or a row saying none."
+def best_rows(store, # a `cudal1_nb.store.Store`
+              baseline:str='eager', # rank by `counted_speedup` over this baseline, as `Store.best_k`
+              device:str|None=None, # only evaluations on this device (all when None)
+              top:int=1, # programs per task
+             )->list[dict]:
+    ("Per task (in the store): its `top` fastest correct programs (stage, counted speedup and its 95 % interval, who wrote it, device, "
+     "candidate id, lines), or a row saying none.")
     rows = []
     for t in store.tasks():
         best = store.best_k(t.id, top, baseline, device)
@@ -100,11 +109,14 @@ STAGE_FIGURES = dict(collect=('tasks', 'tasks_with_success', 'successes', 'rows'
                      rl=('steps', 'rollouts'), evaluate=('tasks_ok', 'variants', 'variants_ok'))
 FRACTIONS = {'correct', 'fast_1', 'correct_fraction'}   # figures that are fractions: shown as percentages
 
-def pct(x:float)->str:
+def pct(x:float, # a fraction, 0-1
+       )->str:
     "A fraction as a percentage: whole percents, one decimal near 0 % and 100 % (so that neither is shown for a value that is not)."
     return f"{100 * x:.1f}%" if 0 < x < 0.01 or 0.99 < x < 1 else f"{100 * x:.0f}%"
 
-def fmt(k:str, v)->str:
+def fmt(k:str, # the figure's name (`FRACTIONS` are shown as percentages)
+        v, # its value
+       )->str:
     "One figure for people: fractions as percentages, other floats to 3 significant digits."
     if v is None: return ''
     if isinstance(v, bool) or not isinstance(v, (int, float)): return str(v)
@@ -114,7 +126,8 @@ def fmt(k:str, v)->str:
 def _figures(stage:str, s:dict|None)->str:
     if not s: return ''
     out = [f"{k}={fmt(k, s[k])}" for k in STAGE_FIGURES.get(stage, ()) if k in s]
-    if stage == 'selftrain' and s.get('rounds'): out.append('last round ' + ', '.join(f"{k}={fmt(k, s['rounds'][-1].get(k))}" for k in ('correct', 'tasks_correct', 'fast_1')))
+    if stage == 'selftrain' and s.get('rounds'):
+        out.append('last round ' + ', '.join(f"{k}={fmt(k, s['rounds'][-1].get(k))}" for k in ('correct', 'tasks_correct', 'fast_1')))
     if stage == 'rl':
         for k in ('train_first', 'train_last', 'held_out_before', 'held_out_after'):
             if s.get(k): out.append(f"{k}: correct={pct(s[k].get('correct', 0))} gmean={s[k].get('gmean') or 1:.3g}")
@@ -137,22 +150,27 @@ def _origin_sentence(origins:dict)->str:
     if k := origins.get('hand-written', 0): parts.append(f"{k} {verb(k)} hand-written")
     models = {g[7:-1]: k for g, k in origins.items() if g.startswith('model (')}
     if m := sum(models.values()):
-        parts.append(f"{m} {'was' if m == 1 else 'were'} written by the model ({', '.join(f'{st}: {k}' if len(models) > 1 else st for st, k in models.items())})")
+        parts.append(f"{m} {'was' if m == 1 else 'were'} written by the model "
+                     f"({', '.join(f'{st}: {k}' if len(models) > 1 else st for st, k in models.items())})")
     if 'of the' not in parts[0]: parts[0] = f"of the {n} best programs, {parts[0]}"
     return '; '.join(parts) + '.'
 
-def headline_text(head:dict, baseline:str='eager')->list[str]:
+def headline_text(head:dict, # `build_report`'s `headline`
+                  baseline:str='eager', # the baseline its speedups are over
+                 )->list[str]:
     "The headline figures as sentences (`build_report`'s `headline`)."
     dev = ', '.join(head.get('devices') or ['?'])
     out = [_split_sentence(head[s], s, baseline, dev) for s in ('train', 'held-out') if head.get(s, {}).get('tasks')]
     if s := _origin_sentence(head.get('origins') or {}): out.append(s[0].upper() + s[1:])
     if rl := head.get('rl'):
         seg = [f"{lab} {pct(rl[a]['correct'])} -> {pct(rl[b]['correct'])}" for lab, a, b in
-               (('on training tasks', 'train_first', 'train_last'), ('on held-out tasks', 'held_out_before', 'held_out_after')) if a in rl and b in rl]
-        if seg: out.append("RL: the correct fraction of the model's samples went " + ', and '.join(seg) + " (first against last steps; held-out before against after).")
+               (('on training tasks', 'train_first', 'train_last'), ('on held-out tasks', 'held_out_before', 'held_out_after'))
+               if a in rl and b in rl]
+        if seg: out.append("RL: the correct fraction of the model's samples went " + ', and '.join(seg)
+                           + " (first against last steps; held-out before against after).")
     return out
 
-def build_report(cfg:ReportConfig,
+def build_report(cfg:ReportConfig, # the stage's settings
                  this_run:str|Path|None=None, # the report stage's own run directory: its row is shown finished
                  started:float|None=None, # when this report stage started (`time.time()`), for its row's seconds
                 )->dict:
@@ -178,7 +196,8 @@ def build_report(cfg:ReportConfig,
     for split in ('train', 'held-out'):
         tb = [r for r in best if r['split'] == split and (r['rank'] or 1) == 1]
         head[split] = dict(tasks=len(tb), tasks_solved=sum(r['speedup'] is not None for r in tb),
-                           best_gmean=round(gmean([r['speedup'] or 1.0 for r in tb]), 3) if tb else None)   # a task with no correct program counts 1.0x
+                           # a task with no correct program counts 1.0x
+                           best_gmean=round(gmean([r['speedup'] or 1.0 for r in tb]), 3) if tb else None)
         if len(tb) > 1 and head[split]['tasks_solved']:
             ss = speedup_stats([r['speedup'] or 1.0 for r in tb], seed=cfg.seed)
             head[split]['ci'] = [round(ss['geomean_ci_low'], 3), round(ss['geomean_ci_high'], 3)]
@@ -192,7 +211,9 @@ def build_report(cfg:ReportConfig,
                 headline_text=headline_text(head, cfg.baseline), seconds=round(sum(s['seconds'] or 0 for s in stages), 1))
 
 # %% ../nbs/16_report.ipynb #0c1ae175
-def html_table(rows:list, cols:list)->str:
+def html_table(rows:list, # dicts
+               cols:list, # the keys to show, in order
+              )->str:
     "An HTML table of `rows` (dicts) over `cols`, each figure as `fmt` writes it."
     return ('<table><tr>' + ''.join(f'<th>{html.escape(c)}</th>' for c in cols) + '</tr>' +
             ''.join('<tr>' + ''.join(f'<td>{html.escape(fmt(c, r.get(c)))}</td>' for c in cols) + '</tr>' for r in rows) + '</table>')
@@ -212,7 +233,9 @@ def _figs(rep:dict)->list:
     if rep['curves']: figs.append(plot_curves(rep['curves'], 'RL, per step (train and held-out)'))
     return figs
 
-def report_html(rep:dict, title:str='cudal1_nb pipeline run')->str:
+def report_html(rep:dict, # `build_report`'s report
+                title:str='cudal1_nb pipeline run', # the page's title
+               )->str:
     "A standalone HTML page: headline in sentences, stage table, plots, program table, best program per task and who wrote it."
     figs = ''.join(f.to_html(full_html=False, include_plotlyjs=(i == 0)) for i, f in enumerate(_figs(rep)))
     head = ''.join(f"<li>{html.escape(s)}</li>" for s in rep.get('headline_text') or headline_text(rep['headline']))
@@ -222,11 +245,13 @@ def report_html(rep:dict, title:str='cudal1_nb pipeline run')->str:
             f"stage time {rep['seconds']:.0f} s. Speedups: counted speedup over eager (one definition: reward, ranking, tables); "
             f"held-out tasks are never trained on.</p><h2>Headline</h2><ul>{head}</ul>"
             f"<h2>Stages</h2>{html_table(rep['stages'], ['stage', 'status', 'seconds', 'figures'])}{figs}"
-            f"<h2>Programs by the stage that produced them</h2>{html_table(rep['programs'], ['stage', 'split', 'programs', 'correct', 'tasks', 'tasks_correct', 'fast_1', 'gmean_correct'])}"
-            f"<h2>Best program per task</h2>{html_table(rep['best'], ['task', 'split', 'rank', 'speedup', 'origin', 'device', 'candidate', 'lines'])}</body></html>")
+            "<h2>Programs by the stage that produced them</h2>"
+            f"{html_table(rep['programs'], ['stage', 'split', 'programs', 'correct', 'tasks', 'tasks_correct', 'fast_1', 'gmean_correct'])}"
+            "<h2>Best program per task</h2>"
+            f"{html_table(rep['best'], ['task', 'split', 'rank', 'speedup', 'origin', 'device', 'candidate', 'lines'])}</body></html>")
 
 # %% ../nbs/16_report.ipynb #bf74d506
-def run_report(cfg:ReportConfig,
+def run_report(cfg:ReportConfig, # the stage's settings
                run_dir:str|Path='', # where to write ('' : a new run directory)
               )->dict:
     "The report stage: build the report of a pipeline run, write its page and data; returns the summary (with the headline in sentences)."

@@ -29,7 +29,8 @@ SMOOTHINGS = ('log', 'paper', 'raw')
 @dataclass(frozen=True)
 class RewardConfig:
     "How a judged completion becomes a number (see the decisions above)."
-    smoothing:str = 'log'       # 'log': log speedup clipped to ±clip_k; 'paper': group-normalised then clipped (Eq. 6); 'raw': speedup capped at `cap`
+    # 'log': log speedup clipped to ±clip_k; 'paper': group-normalised then clipped (Eq. 6); 'raw': speedup capped at `cap`
+    smoothing:str = 'log'
     clip_k:float = 1.5          # the clip of 'log' and 'paper' (paper: k = 1.5)
     cap:float = 10.0            # the cap of 'raw'
     floor_fail:float = -2.0     # incorrect, error, timeout
@@ -45,7 +46,8 @@ class RewardConfig:
         lowest_ok = -self.clip_k if self.smoothing == 'log' else 0.0
         if not self.floor_cheat < min(self.floor_fail, self.floor_unparsed) or not max(self.floor_fail, self.floor_unparsed) < lowest_ok:
             raise ValueError(f"floors must satisfy floor_cheat < floor_fail, floor_unparsed < {lowest_ok} (the lowest reward of a correct "
-                             f"program under {self.smoothing!r}); got cheat {self.floor_cheat}, fail {self.floor_fail}, unparsed {self.floor_unparsed}")
+                             f"program under {self.smoothing!r}); got cheat {self.floor_cheat}, fail {self.floor_fail}, "
+                             f"unparsed {self.floor_unparsed}")
         if not (self.remeasure_above > 1 and self.remeasure_factor > 1 and 0 < self.remeasure_tol < 1):
             raise ValueError("need remeasure_above > 1, remeasure_factor > 1 and 0 < remeasure_tol < 1")
     @classmethod
@@ -57,7 +59,8 @@ class RewardConfig:
 
 def base_reward(verdict:str, # 'unparsed', 'infra' or a harness verdict
                 counted:float|None, # the speedup the reward uses (ok only)
-                cfg:RewardConfig)->float|None:
+                cfg:RewardConfig, # the reward's settings
+               )->float|None:
     "A rollout's reward before any group normalisation: floors for failures, None for an infrastructure failure."
     if verdict == 'infra': return None
     if verdict == 'cheat': return cfg.floor_cheat
@@ -67,7 +70,8 @@ def base_reward(verdict:str, # 'unparsed', 'infra' or a harness verdict
     return min(counted, cfg.cap)
 
 def group_normalise(rewards:list, # one group's base rewards (None kept as None)
-                    k:float)->list:
+                    k:float, # the clip
+                   )->list:
     "The paper's Eq. 6 within one group: (r - mean) / std, clipped to ±k; an all-equal group gives zeros."
     xs = [r for r in rewards if r is not None]
     if not xs: return list(rewards)
@@ -82,16 +86,18 @@ def reward_key(c:Candidate, # the program
     "The cache key of a judged program: its task, its code's hash, the device and the harness version that judged it."
     return (c.task_id, c.code_hash, device, version or harness_version())
 
-def is_infra(r:EvalResult)->bool:
+def is_infra(r:EvalResult, # a judged result
+            )->bool:
     "An evaluation that failed for the harness's reasons, not the candidate's: it is worth nothing (None) and is not cached."
     return r.failure == 'harness' or 'unsaved' in r.meta
 
 # %% ../nbs/06a_reward.ipynb #1a0e0004
 def remeasure_wanted(r:EvalResult, # a first result
-                     cfg:RewardConfig,
+                     cfg:RewardConfig, # the reward's settings (`remeasure_above`, `remeasure_factor`)
                      best:float=0.0, # the task's best counted speedup so far (0: none)
                     )->bool:
-    "The paper's rule: a speedup above `remeasure_above`, or above `remeasure_factor` times the task's best so far, is measured again before it counts."
+    ("The paper's rule: a speedup above `remeasure_above`, or above `remeasure_factor` times the task's best so far, "
+     "is measured again before it counts.")
     s = None if is_infra(r) else counted_speedup(r)
     return bool(s) and (s > cfg.remeasure_above or (best > 0 and s > cfg.remeasure_factor * best))
 
@@ -102,8 +108,12 @@ def stored_best(store, # a `cudal1_nb.store.Store`
     "{task id: its best counted speedup in `store` on `device`, 0 for none}: the rule's 'best so far' before a judge has judged any."
     return {t: max((counted_speedup(e) or 0 for _, e in store.best_k(t, 1, device=device)), default=0) for t in task_ids}
 
-def fold_remeasure(first:EvalResult, second:EvalResult|None, cfg:RewardConfig)->EvalResult:
-    "One result from a first measurement and its re-measurement: a second that is not `ok` wins; two speedups that disagree beyond `remeasure_tol` pay the lower and are flagged `remeasure_disagree`; a re-measurement the harness failed leaves the first, noted."
+def fold_remeasure(first:EvalResult, # the first measurement's result
+                   second:EvalResult|None, # the re-measurement's (None: it did not happen)
+                   cfg:RewardConfig, # the reward's settings (`remeasure_tol`)
+                  )->EvalResult:
+    ("One result from a first measurement and its re-measurement: a second that is not `ok` wins; two speedups that disagree beyond "
+     "`remeasure_tol` pay the lower and are flagged `remeasure_disagree`; a re-measurement the harness failed leaves the first, noted.")
     if second is None or is_infra(second): return replace(first, meta=dict(first.meta, remeasured='failed'))
     if second.verdict != 'ok': return replace(second, meta=dict(second.meta, remeasured=second.verdict, first_speedups=first.speedups))
     a, b = counted_speedup(first), counted_speedup(second)
@@ -123,7 +133,8 @@ class Worth(Record):
     reward:float|None = None   # the base reward (`base_reward`); None for an infrastructure failure
 
 def worth(r:EvalResult|None, # a judged program's final result (None: the answer held no program)
-          cfg:RewardConfig)->Worth:
+          cfg:RewardConfig, # the reward's settings
+         )->Worth:
     "What `r` is worth under `cfg`: the one function from a judged program to its reward, for the RL stage and the service alike."
     if r is None: return Worth('unparsed', reward=base_reward('unparsed', None, cfg))
     if is_infra(r): return Worth('infra')
@@ -144,7 +155,7 @@ class RewardJudge:
     `remeasure_wanted` flags is measured again in a campaign of its own, started as soon as it is known, beside the
     rest of the batch, and the two are folded (`fold_remeasure`). The reward of `KernelReward` and of `cudal1 serve`."""
     def __init__(self, tasks:dict, # task id -> `Task` the programs may name
-                 cfg:RewardConfig=RewardConfig(),
+                 cfg:RewardConfig=RewardConfig(), # the reward's settings
                  eval_cfg:EvalConfig|None=None, # the harness's settings (default: `verify.verification_config()`)
                  device:str='cpu', # 'cpu', 'cuda' (the first visible GPU) or 'cuda:N' (GPU N of those visible)
                  calibrate:bool=True, # time the host's launch speed once, recorded with every result (`eval.WarmHarness`)
@@ -152,12 +163,15 @@ class RewardJudge:
         if not re.fullmatch(DEVICE_RE, device): raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:N', got {device!r}")
         self.tasks, self.cfg, self.device, self.calibrate = dict(tasks), cfg, device, calibrate
         self.eval_cfg = eval_cfg or verification_config()
-        if device != 'cpu' and not self.eval_cfg.workers:   # a batch of 16 programs in one wave of jobs, each process made ahead while the trainer generates
+        # a batch of 16 programs in one wave of jobs, each process made ahead while the trainer generates
+        if device != 'cpu' and not self.eval_cfg.workers:
             self.eval_cfg = replace(self.eval_cfg, workers=min(os.cpu_count() or 1, JUDGE_GPU_WORKERS))
         self.version, self.cache, self.best, self.batches = harness_version(), {}, {}, []
         self.warm = self.rewarm = None   # the `WarmHarness`es of first measurements and of re-measurements (fresh secret seeds, the same workers)
         self._lock = threading.Lock()
-    def key(self, c:Candidate)->tuple: return reward_key(c, self.device, self.version)
+    def key(self,
+            c:Candidate, # a program
+           )->tuple: return reward_key(c, self.device, self.version)
     def close(self):
         "Let go of the warm workers and the reference outputs (a later `judge` starts them again)."
         with self._lock:
@@ -198,7 +212,8 @@ def device_name(self:RewardJudge)->str:
 
 @patch
 def judge(self:RewardJudge, cands:list, # `Candidate`s of the judge's tasks (repeats and programs judged before are fine)
-          on_result=None, # called as `on_result(candidate, final_result)` as soon as each program's final result is known (from the harness's threads)
+          # called as `on_result(candidate, final_result)` as soon as each program's final result is known (from the harness's threads)
+          on_result=None,
           best:dict|None=None, # task id -> best counted speedup known beside the judge's own (e.g. from a store); the judge keeps the higher
           tasks:dict|None=None, # more tasks this call's programs may name (task id -> `Task`), beside the judge's
           eval_cfg:EvalConfig|None=None, # this call's harness settings (e.g. a request's timeout; default: the judge's)
@@ -298,11 +313,13 @@ class KernelReward:
     "The harness as a TRL reward: parse, judge (`RewardJudge`: warm, batched, cached, outliers re-measured), shape (`worth`)."
     __name__ = 'kernel_reward'
     def __init__(self, tasks:list, # the `Task`s prompts may name
-                 cfg:RewardConfig=RewardConfig(),
+                 cfg:RewardConfig=RewardConfig(), # the reward's settings
                  eval_cfg=None,          # the harness's `EvalConfig` (default: `cudal1_nb.verify.verification_config()` with the strict policy)
-                 device:str='cpu',       # where candidates run: 'cpu', 'cuda' (the first visible GPU) or 'cuda:N' (GPU N, e.g. one the trainer does not use)
+                 # where candidates run: 'cpu', 'cuda' (the first visible GPU) or 'cuda:N' (GPU N, e.g. one the trainer does not use)
+                 device:str='cpu',
                  db:str='',              # variant store path ('' : the default)
-                 run:str='', arm:str='', # labels recorded with every rollout
+                 run:str='',             # the run's label, recorded with every rollout
+                 arm:str='',             # the arm's label, recorded with every rollout
                  log_path:str|Path|None=None, # append every rollout here (JSONL)
                  num_generations:int=1,  # completions per prompt (the 'paper' smoothing normalises within each prompt's group)
                  judge:RewardJudge|None=None, # judge with this one (e.g. another reward's `RewardJudge.fresh()`) instead of a new judge of `tasks`
@@ -312,7 +329,8 @@ class KernelReward:
         self.log_path, self.num_generations = (str(log_path) if log_path else None), num_generations
         self.calls, self.rollouts, self._stored, self._known = 0, [], set(), set()
         self.busy_s = 0.0   # seconds spent in `score` so far (the trainer waits for them)
-        self.on_result = None   # if set, called as `on_result(candidate, result)` with each program's final result as soon as it is known (progress, partial logs)
+        # if set, called as `on_result(candidate, result)` with each program's final result as soon as it is known (progress, partial logs)
+        self.on_result = None
         self._pending = None   # the `submit` in flight
         self.remeasure_batches = []   # per re-measurement campaign so far: dict(step, at, n, seconds)
     tasks = property(lambda self: self.judge.tasks, lambda self, v: setattr(self.judge, 'tasks', v))
@@ -332,8 +350,15 @@ class KernelReward:
 
 # %% ../nbs/06a_reward.ipynb #1a0e000a
 @patch
-def score(self:KernelReward, prompts:list, texts:list, task_ids:list, exemplar_ids:list|None=None, template_ids:list|None=None,
-          step:int=0, split:str='train')->list:
+def score(self:KernelReward,
+          prompts:list, # the prompts' texts
+          texts:list, # the completions, one per prompt
+          task_ids:list, # the task each prompt asks about
+          exemplar_ids:list|None=None, # per prompt, the candidate ids of the exemplars it showed (comma-joined or a list; None: none)
+          template_ids:list|None=None, # per prompt, its template's id (None: '')
+          step:int=0, # the trainer's step, recorded with the rollouts
+          split:str='train', # the prompts' split ('train' or 'held-out'), recorded with the rollouts
+         )->list:
     "Judge and reward a batch of completions; returns one `Rollout` each, in order (also logged and stored)."
     from cudal1_nb.rollout import Ask, parse_candidate
     from cudal1_nb.prompts import Prompt
@@ -391,7 +416,9 @@ def score(self:KernelReward, prompts:list, texts:list, task_ids:list, exemplar_i
 
 # %% ../nbs/06a_reward.ipynb #1a0e000b
 @patch
-def submit(self:KernelReward, *args, **kw)->Future:
+def submit(self:KernelReward,
+           *args, # `score`'s arguments
+           **kw)->Future:
     """`score(*args, **kw)` in a thread of its own: the caller generates the next batch meanwhile and takes this one's
     rollouts with `.result()`. One call at a time: a second `submit` first waits for the one in flight (calls keep their order).
     A caller that works on the judge's device meanwhile holds its lock shared while it does (`cudal1_nb.grpo.trainer_lock`):

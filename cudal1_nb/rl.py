@@ -14,15 +14,18 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from fastcore.basics import patch
 from .core import (StageConfig, Record, Task, Candidate, EvalResult, code_hash, short_hash, new_run_dir, save_config, start_run, finish_run,
-                            atomic_write, print_table, seed_everything, counted_speedup, read_data, DEVICE_RE, TRAIN_DEVICE_RE, judging_on, training_on)
+                            atomic_write, print_table, seed_everything, counted_speedup, read_data, DEVICE_RE, TRAIN_DEVICE_RE,
+                            judging_on, training_on)
 from .stats import gmean, speedup_interval, conservative_speedup
 from .exemplars import BucketSampler, make_sampler
 from .checkpoint import find_policy, load_policy, trained_form
 from .reward import SMOOTHINGS, RewardConfig, base_reward, group_normalise, Rollout, KernelReward
-from .grpo import grpo_args, policy_backend, make_grpo_trainer, engine_grpo_trainer, overlap_grpo_trainer, step_clock, last_checkpoint, check_checkpoint
+from .grpo import (grpo_args, policy_backend, make_grpo_trainer, engine_grpo_trainer, overlap_grpo_trainer, step_clock, last_checkpoint,
+                            check_checkpoint)
 from .eval import harness_version
-_all_ = ['SMOOTHINGS', 'RewardConfig', 'base_reward', 'group_normalise', 'Rollout', 'KernelReward', 'harness_version',   # the reward's and the trainer's,
-         'grpo_args', 'policy_backend', 'make_grpo_trainer', 'engine_grpo_trainer', 'overlap_grpo_trainer']   # as they were here
+# the reward's and the trainer's, as they were here
+_all_ = ['SMOOTHINGS', 'RewardConfig', 'base_reward', 'group_normalise', 'Rollout', 'KernelReward', 'harness_version',
+         'grpo_args', 'policy_backend', 'make_grpo_trainer', 'engine_grpo_trainer', 'overlap_grpo_trainer']
 
 # %% auto #0
 __all__ = ['ARMS', 'PromptPlan', 'build_prompt', 'PromptSource', 'prompt_dataset', 'step_metrics', 'best_so_far', 'curves',
@@ -47,7 +50,9 @@ class PromptPlan:
 
 def build_prompt(task:Task, # the task
                  pairs:list, # its variants in the store [(Candidate, EvalResult)]
-                 plan:PromptPlan, rng:random.Random)->tuple:
+                 plan:PromptPlan, # the arm, templates and exemplar sampler
+                 rng:random.Random, # the exemplars' random source
+                )->tuple:
     "(Prompt, exemplar ids) for `task` under `plan`."
     from cudal1_nb.prompts import contrastive_prompt, optimize_prompt
     ex = plan.sampler.pick(pairs, rng) if plan.arm == 'contrastive' else []
@@ -57,14 +62,24 @@ def build_prompt(task:Task, # the task
 # %% ../nbs/15_rl.ipynb #33b26aa5
 class PromptSource:
     "Builds each task's prompt from the variant store at the moment it is needed."
-    def __init__(self, tasks:list, plan:PromptPlan, db:str='', device_name:str='cpu', seed:int=0):
+    def __init__(self,
+                 tasks:list, # the `Task`s to prompt for (at least one)
+                 plan:PromptPlan, # the arm, templates and exemplar sampler
+                 db:str='', # the variant store's path ('': the default)
+                 device_name:str='cpu', # exemplars are programs measured on this device
+                 seed:int=0, # seed of the task order and the exemplars
+                ):
         self.tasks, self.plan, self.db, self.device_name, self.rng = list(tasks), plan, db, device_name, random.Random(seed)
         if not self.tasks: raise ValueError("PromptSource needs at least one task")
-    def pairs(self, task:Task)->list:
+    def pairs(self,
+              task:Task, # the task
+             )->list:
         "The task's correct programs measured on this device, each once (`Store.programs`)."
         from cudal1_nb.store import Store
         with Store(self.db or None) as st: return st.programs(task.id, self.device_name)
-    def row(self, task:Task)->dict:
+    def row(self,
+            task:Task, # the task
+           )->dict:
         "One training row: the prompt (a chat message), the task id, the exemplar ids (comma-joined) and the template id."
         p, ex = build_prompt(task, self.pairs(task) if self.plan.arm == 'contrastive' else [], self.plan, self.rng)
         return dict(prompt=[dict(role='user', content=p.text)], task_id=task.id, exemplar_ids=','.join(ex), template_id=p.template_id)
@@ -76,7 +91,8 @@ class PromptSource:
 
 def _gen(source): yield from source.stream()
 
-def prompt_dataset(source:PromptSource):
+def prompt_dataset(source:PromptSource, # the prompts' source
+                  ):
     "The stream as a `datasets.IterableDataset` (what `GRPOTrainer` takes); rows are built when consumed."
     import datasets
     return datasets.IterableDataset.from_generator(_gen, gen_kwargs=dict(source=source))
@@ -84,7 +100,8 @@ def prompt_dataset(source:PromptSource):
 # %% ../nbs/15_rl.ipynb #65e1d0d4
 def step_metrics(rollouts:list, # `Rollout`s of one step (or any set)
                 )->dict:
-    "n, correct fraction, fast_1 (correct and faster beyond noise), gmean sampled speedup (failures as 1.0x), gmean over correct, mean reward, parse failures, tasks sampled and tasks with a correct sample."
+    ("n, correct fraction, fast_1 (correct and faster beyond noise), gmean sampled speedup (failures as 1.0x), gmean over correct, "
+     "mean reward, parse failures, tasks sampled and tasks with a correct sample.")
     n = len(rollouts)
     ok = [r for r in rollouts if r.verdict == 'ok']
     rw = [r.reward for r in rollouts if r.reward is not None]
@@ -94,14 +111,16 @@ def step_metrics(rollouts:list, # `Rollout`s of one step (or any set)
                 unparsed=sum(r.verdict == 'unparsed' for r in rollouts) / n if n else 0.0, infra=sum(r.verdict == 'infra' for r in rollouts),
                 tasks=len({r.task_id for r in rollouts}), tasks_correct=len({r.task_id for r in ok}))
 
-def best_so_far(rollouts:list)->dict:
+def best_so_far(rollouts:list, # `Rollout`s
+               )->dict:
     "Per task: the best conservative speedup of a correct sample so far."
     best = {}
     for r in rollouts:
         if r.verdict == 'ok' and r.counted: best[r.task_id] = max(best.get(r.task_id, 0), r.counted)
     return best
 
-def curves(rollouts:list)->list:
+def curves(rollouts:list, # `Rollout`s of a run
+          )->list:
     "One row per (split, step): `step_metrics` plus the geometric mean over tasks of the best so far (tasks without a correct sample count 1.0)."
     rows, seen = [], collections.defaultdict(list)
     for (split, step), rs in sorted(_by(rollouts, lambda r: (r.split, r.step)).items()):
@@ -132,10 +151,15 @@ class RLConfig(StageConfig):
     num_generations: int = 4     # G: completions per prompt (the group)
     prompts_per_step: int = 4    # distinct prompts per generation batch
     steps_per_generation: int = 1 # optimizer steps per scored generation batch (TRL)
-    micro_batch: int = 0         # completions per forward/backward pass, gradients accumulated over the step (0: the whole step at once); less GPU memory, same update
-    sampler: str = 'trl'         # who writes GRPO's completions: 'trl' (TRL's generate on the trained weights) or 'engine' (`HFBackend` on an inference copy, its weights copied after each update; on a GPU its fast path)
+    # completions per forward/backward pass, gradients accumulated over the step (0: the whole step at once); less GPU memory, same update
+    micro_batch: int = 0
+    # who writes GRPO's completions: 'trl' (TRL's generate on the trained weights) or 'engine' (`HFBackend` on an inference copy,
+    # its weights copied after each update; on a GPU its fast path)
+    sampler: str = 'trl'
     num_iterations: int = 1      # passes over each scored batch (TRL's reuse of an expensive batch)
-    overlap: bool = False        # judge a step's completions while the next step's are generated: each update trains on completions one update old (`cudal1_nb.grpo.overlap_grpo_trainer`)
+    # judge a step's completions while the next step's are generated: each update trains on completions one update old
+    # (`cudal1_nb.grpo.overlap_grpo_trainer`)
+    overlap: bool = False
     learning_rate: float = 1e-4 # optimizer learning rate
     beta: float = 0.0            # KL penalty (TRL default 0)
     epsilon: float = 0.2         # PPO clip
@@ -160,7 +184,8 @@ class RLConfig(StageConfig):
     remeasure_factor: float = 2.0 # ...or above this times the task's best so far
     device: str = 'auto'         # where the model trains and samples: 'auto', 'cpu' or 'cuda'
     cpu_precision: str = 'fp32'  # on the CPU: 'fp32' (safe everywhere) or 'bf16' (only for CPUs with fast bf16; `cudal1_nb.sft.cpu_precision_args`)
-    eval_device: str = 'cpu'     # where the reward runs candidates: 'cpu', 'cuda' (the first visible GPU) or 'cuda:N' (GPU N: not the trainer's, on a host with several)
+    # where the reward runs candidates: 'cpu', 'cuda' (the first visible GPU) or 'cuda:N' (GPU N: not the trainer's, on a host with several)
+    eval_device: str = 'cpu'
     budget_s: float = 0.1        # harness timing budget per side per candidate
     workers: int = 0             # harness workers (0: its default)
     policy: str = 'strict'       # anti-cheat policy of the reward
@@ -175,21 +200,29 @@ class RLConfig(StageConfig):
         if self.backend and self.mode != 'evolve': raise ValueError("backend is for mode='evolve' (GRPO trains the init policy)")
         if self.overlap and self.mode != 'grpo': raise ValueError("overlap is for mode='grpo' (evolve makes no updates to overlap with)")
         if self.split not in ('train', 'held-out', 'all'): raise ValueError(f"split must be 'train', 'held-out' or 'all', got {self.split!r}")
-        if self.steps < 1 or self.num_generations < 2 or self.prompts_per_step < 1: raise ValueError("need steps >= 1, num_generations >= 2 (a group), prompts_per_step >= 1")
+        if self.steps < 1 or self.num_generations < 2 or self.prompts_per_step < 1:
+            raise ValueError("need steps >= 1, num_generations >= 2 (a group), prompts_per_step >= 1")
         if (self.prompts_per_step * self.num_generations) % self.steps_per_generation:
-            raise ValueError(f"prompts_per_step x num_generations ({self.prompts_per_step * self.num_generations}) must be divisible by steps_per_generation ({self.steps_per_generation})")
+            raise ValueError(f"prompts_per_step x num_generations ({self.prompts_per_step * self.num_generations}) "
+                             f"must be divisible by steps_per_generation ({self.steps_per_generation})")
         if self.sampler not in ('trl', 'engine'): raise ValueError(f"sampler must be 'trl' or 'engine', got {self.sampler!r}")
-        if self.micro_batch < 0 or (self.micro_batch and (self.prompts_per_step * self.num_generations // self.steps_per_generation) % self.micro_batch):
+        if self.micro_batch < 0 or (self.micro_batch
+                                    and (self.prompts_per_step * self.num_generations // self.steps_per_generation) % self.micro_batch):
             raise ValueError(f"micro_batch ({self.micro_batch}) must be 0 or divide the completions of one optimizer step "
                              f"({self.prompts_per_step * self.num_generations // self.steps_per_generation})")
-        if self.num_iterations < 1 or not self.learning_rate > 0 or self.beta < 0 or not 0 < self.epsilon < 1: raise ValueError("need num_iterations >= 1, learning_rate > 0, beta >= 0, 0 < epsilon < 1")
-        if self.scale_rewards not in ('group', 'batch', 'none'): raise ValueError(f"scale_rewards must be 'group', 'batch' or 'none', got {self.scale_rewards!r}")
-        if not 0 < self.temperature <= 2 or not 0 < self.top_p <= 1 or self.max_completion_length < 16: raise ValueError("need 0 < temperature <= 2, 0 < top_p <= 1, max_completion_length >= 16")
+        if self.num_iterations < 1 or not self.learning_rate > 0 or self.beta < 0 or not 0 < self.epsilon < 1:
+            raise ValueError("need num_iterations >= 1, learning_rate > 0, beta >= 0, 0 < epsilon < 1")
+        if self.scale_rewards not in ('group', 'batch', 'none'):
+            raise ValueError(f"scale_rewards must be 'group', 'batch' or 'none', got {self.scale_rewards!r}")
+        if not 0 < self.temperature <= 2 or not 0 < self.top_p <= 1 or self.max_completion_length < 16:
+            raise ValueError("need 0 < temperature <= 2, 0 < top_p <= 1, max_completion_length >= 16")
         make_sampler(self.exemplars, self.n_exemplars, self.bucket_width, self.tau)
         if self.n_exemplars < 1 or self.bucket_width <= 0 or self.tau <= 0: raise ValueError("need n_exemplars >= 1, bucket_width > 0, tau > 0")
         from cudal1_nb.prompts import CONTRASTIVE_KINDS
-        for f, kinds in (((self.form, CONTRASTIVE_KINDS) if self.form else (None, ())), (self.stage1_form, ('optimize', 'optimize-terse', 'optimize-steps'))):
-            if f is not None and (f not in PROMPTS or PROMPTS[f].kind not in kinds): raise ValueError(f"template {f!r} is not a known {'/'.join(kinds)} template; known: {sorted(PROMPTS)}")
+        for f, kinds in (((self.form, CONTRASTIVE_KINDS) if self.form else (None, ())),
+                         (self.stage1_form, ('optimize', 'optimize-terse', 'optimize-steps'))):
+            if f is not None and (f not in PROMPTS or PROMPTS[f].kind not in kinds):
+                raise ValueError(f"template {f!r} is not a known {'/'.join(kinds)} template; known: {sorted(PROMPTS)}")
         from cudal1_nb.tasks import check_source
         check_source(self.suite)
         if self.ids:
@@ -202,10 +235,12 @@ class RLConfig(StageConfig):
             find_policy(self.init)
         self.reward_config()
         if not re.fullmatch(TRAIN_DEVICE_RE, self.device) or not re.fullmatch(DEVICE_RE, self.eval_device):
-            raise ValueError(f"device must be 'auto', 'cpu', 'cuda' or 'cuda:N' and eval_device 'cpu', 'cuda' or 'cuda:N'; got {self.device!r}, {self.eval_device!r}")
+            raise ValueError("device must be 'auto', 'cpu', 'cuda' or 'cuda:N' and eval_device 'cpu', 'cuda' or 'cuda:N'; "
+                             f"got {self.device!r}, {self.eval_device!r}")
         from cudal1_nb.sft import CPU_PRECISIONS
         if self.cpu_precision not in CPU_PRECISIONS: raise ValueError(f"cpu_precision must be one of {CPU_PRECISIONS}, got {self.cpu_precision!r}")
-        if not self.budget_s > 0 or self.held_out_samples < 0 or self.save_steps < 1 or self.time_budget_s < 0: raise ValueError("need budget_s > 0, held_out_samples >= 0, save_steps >= 1, time_budget_s >= 0")
+        if not self.budget_s > 0 or self.held_out_samples < 0 or self.save_steps < 1 or self.time_budget_s < 0:
+            raise ValueError("need budget_s > 0, held_out_samples >= 0, save_steps >= 1, time_budget_s >= 0")
         from cudal1_nb.policy import get_policy
         get_policy(self.policy)
     def reward_config(self)->RewardConfig:
@@ -214,20 +249,29 @@ class RLConfig(StageConfig):
     def eval_config(self):
         from cudal1_nb.verify import verification_config
         return replace(verification_config(self.seed, self.budget_s, self.workers), policy=self.policy)
-    def plan(self, form:str='')->PromptPlan:
+    def plan(self,
+             form:str='', # the contrastive template resolved for the policy ('': `self.form`, else 'contrastive/v1')
+            )->PromptPlan:
         "The prompt plan; `form` is the contrastive template resolved for the policy (default `self.form`, else 'contrastive/v1')."
         return PromptPlan(self.arm, form or self.form or 'contrastive/v1', self.stage1_form,
                           make_sampler(self.exemplars, self.n_exemplars, self.bucket_width, self.tau), self.eval_device.split(':')[0])
     def resolved_device(self)->str:
         import torch
-        return ('cuda' if torch.cuda.is_available() else 'cpu') if self.device == 'auto' else self.device.split(':')[0]   # 'cuda:N': `training_on` made it 'cuda'
+        # 'cuda:N': `training_on` made it 'cuda'
+        return ('cuda' if torch.cuda.is_available() else 'cpu') if self.device == 'auto' else self.device.split(':')[0]
 
 # %% ../nbs/15_rl.ipynb #627c2820
 def evolve(backend, # any `cudal1_nb.generate.Backend`
-           source:PromptSource, reward:KernelReward,
-           steps:int, num_generations:int=4, prompts_per_step:int=4,
+           source:PromptSource, # the prompts' source
+           reward:KernelReward, # the reward that scores the completions
+           steps:int, # steps to run
+           num_generations:int=4, # completions per prompt
+           prompts_per_step:int=4, # prompts per step
            gen=None,   # `GenConfig` (its seed is advanced every step)
-           time_budget_s:float=0.0, split:str='train', first_step:int=0, progress:bool=True,
+           time_budget_s:float=0.0, # stop after the step that passes this many seconds (0: no limit)
+           split:str='train', # the prompts' split, recorded with the rollouts
+           first_step:int=0, # the first step's number
+           progress:bool=True, # show a progress bar
            times:list|None=None, # if given, one dict per step is appended: step, seconds, generate_s, reward_s, update_s (0: no update)
           )->list:
     "Rollout steps without weight updates: build prompts from the store, generate G completions each, score them. Returns the `Rollout`s."
@@ -253,7 +297,8 @@ def evolve(backend, # any `cudal1_nb.generate.Backend`
     return out
 
 # %% ../nbs/15_rl.ipynb #a559106a
-def read_rollouts(path:str|Path)->list:
+def read_rollouts(path:str|Path, # a run's rollout log (JSONL)
+                 )->list:
     "The `Rollout`s of a run's log; a last line cut off by a kill is ignored, any other bad line is an error."
     p = Path(path)
     if not p.exists(): return []
@@ -266,9 +311,11 @@ def read_rollouts(path:str|Path)->list:
             raise ValueError(f"{p}:{i + 1}: not a rollout ({e})") from None
     return out
 
-
 # %% ../nbs/15_rl.ipynb #8479b1ca
-def run_rl(cfg:RLConfig, run_dir:str|Path, progress:bool=True)->dict:
+def run_rl(cfg:RLConfig, # the stage's settings
+           run_dir:str|Path, # the run directory
+           progress:bool=True, # show progress bars
+          )->dict:
     "Run (or resume) the RL stage in `run_dir`; returns the summary also written to `summary.json`."
     training_on(cfg.device)   # before CUDA starts: the trainer sees its GPU alone; the reward may judge on another (`eval_device`)
     from cudal1_nb.tasks import load_tasks, split_tasks
@@ -345,7 +392,8 @@ def run_rl(cfg:RLConfig, run_dir:str|Path, progress:bool=True)->dict:
 
 # %% ../nbs/15_rl.ipynb #04424e47
 def plot_curves(rows:list, # `curves` rows (a run's curves.json)
-                title:str='RL'):
+                title:str='RL', # the figure's title
+               ):
     "Per-step correct fraction, fast_1 and geometric-mean sampled speedup, per split (plotly)."
     try: import plotly.graph_objects as go; from plotly.subplots import make_subplots
     except ImportError: return None

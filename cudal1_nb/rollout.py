@@ -58,7 +58,8 @@ def propose(backend, # a `cudal1_nb.backend.Backend`
            )->tuple:
     "([Candidate] in ask order, Counter of failure reasons): one completion per ask, parsed, duplicates dropped."
     asks = list(asks)
-    if bad := [i for i, a in enumerate(asks) if not isinstance(a, Ask)]: raise ValueError(f"asks[{bad[0]}] is a {type(asks[bad[0]]).__name__}, not an Ask")
+    if bad := [i for i, a in enumerate(asks) if not isinstance(a, Ask)]:
+        raise ValueError(f"asks[{bad[0]}] is a {type(asks[bad[0]]).__name__}, not an Ask")
     if not asks: return [], collections.Counter()
     outs = backend.generate([a.prompt.text for a in asks], gen, progress=progress)
     if len(outs) != len(asks): raise RuntimeError(f"{backend.name} returned {len(outs)} completions for {len(asks)} prompts")

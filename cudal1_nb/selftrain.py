@@ -44,7 +44,8 @@ class SelfTrainConfig(StageConfig):
     batch_size: int = 0          # 0: stage 1's default
     contrastive_rows: int = 1    # rows in the contrastive form per kept program (0: none, the paper's stage 2); see the decisions
     contrastive_form: str = 'contrastive-terse/v1'  # their template (the RL stage uses the same one by default)
-    max_length: int = 2048       # tokens per row at most (longer rows are dropped); a contrastive prompt is about 1,270 tokens (median) for the tiny tokenizer, plus its answer
+    # tokens per row at most (longer rows are dropped); a contrastive prompt is about 1,270 tokens (median) for the tiny tokenizer, plus its answer
+    max_length: int = 2048
     time_budget_s: float = 120.0 # fine-tuning seconds per round (0: no limit)
     device: str = 'auto'         # where the model trains and samples: 'auto', 'cpu' or 'cuda'
     cpu_precision: str = 'fp32'  # on the CPU: 'fp32' or 'bf16' (stage 1's `cpu_precision`)
@@ -56,9 +57,11 @@ class SelfTrainConfig(StageConfig):
     def validate(self):
         from cudal1_nb.prompts import PROMPTS
         if self.keep not in KEEP_RULES: raise ValueError(f"keep must be one of {KEEP_RULES}, got {self.keep!r}")
-        if self.rounds < 1 or self.samples < 1 or self.steps < 1 or self.top_k < 0: raise ValueError("need rounds, samples, steps >= 1 and top_k >= 0")
+        if self.rounds < 1 or self.samples < 1 or self.steps < 1 or self.top_k < 0:
+            raise ValueError("need rounds, samples, steps >= 1 and top_k >= 0")
         if self.split not in ('train', 'held-out', 'all'): raise ValueError(f"split must be 'train', 'held-out' or 'all', got {self.split!r}")
-        if self.form not in PROMPTS or not PROMPTS[self.form].kind.startswith('optimize'): raise ValueError(f"form {self.form!r} is not a stage-1 template; known: {sorted(PROMPTS)}")
+        if self.form not in PROMPTS or not PROMPTS[self.form].kind.startswith('optimize'):
+            raise ValueError(f"form {self.form!r} is not a stage-1 template; known: {sorted(PROMPTS)}")
         if not 0 < self.temperature <= 2 or self.max_new_tokens < 16: raise ValueError("need 0 < temperature <= 2 and max_new_tokens >= 16")
         from cudal1_nb.prompts import CONTRASTIVE_KINDS
         if self.contrastive_rows < 0: raise ValueError(f"contrastive_rows must be >= 0, got {self.contrastive_rows}")
@@ -69,10 +72,13 @@ class SelfTrainConfig(StageConfig):
             from cudal1_nb.tasks import load_tasks, split_tasks
             split_tasks(load_tasks(self.suite, validate=False), self.split, self.ids)
         if not re.fullmatch(TRAIN_DEVICE_RE, self.device) or not re.fullmatch(DEVICE_RE, self.eval_device):
-            raise ValueError(f"device must be 'auto', 'cpu', 'cuda' or 'cuda:N' and eval_device 'cpu', 'cuda' or 'cuda:N'; got {self.device!r}, {self.eval_device!r}")
+            raise ValueError("device must be 'auto', 'cpu', 'cuda' or 'cuda:N' and eval_device 'cpu', 'cuda' or 'cuda:N'; "
+                             f"got {self.device!r}, {self.eval_device!r}")
         from cudal1_nb.tasks import check_source
         check_source(self.suite)
-    def sft_config(self, model:str='')->object:
+    def sft_config(self,
+                   model:str='', # the model to fine-tune (stage 1's `model`)
+                  )->object:
         "Stage 1's config for this stage's fine-tuning rounds (trainer, precision and defaults shared)."
         from cudal1_nb.sft import SFTStageConfig
         return SFTStageConfig(model=model, steps=self.steps, learning_rate=self.learning_rate, batch_size=self.batch_size, max_length=self.max_length,
@@ -80,8 +86,12 @@ class SelfTrainConfig(StageConfig):
                               forms=(self.form,), eval_samples=0, cpu_precision=self.cpu_precision, expected_steps_per_s=self.expected_steps_per_s)
 
 def keep_pairs(pairs:list, # [(Candidate, EvalResult)] of one round
-               rule:str='correct', top_k:int=0, known:set=frozenset())->list:
-    "The samples a round keeps: correct and unflagged (and, for 'fast', not slower than the reference beyond noise), new code only, at most `top_k` per task (fastest first)."
+               rule:str='correct', # 'correct': every correct one; 'fast': also not slower than the reference beyond noise
+               top_k:int=0, # at most this many per task (0: all)
+               known:set=frozenset(), # code hashes kept before: not kept again
+              )->list:
+    ("The samples a round keeps: correct and unflagged (and, for 'fast', not slower than the reference beyond noise), new code only, "
+     "at most `top_k` per task (fastest first).")
     def speed(r):
         iv = speedup_interval(r)
         return conservative_speedup(*iv) if iv else 0.0
@@ -96,8 +106,14 @@ def keep_pairs(pairs:list, # [(Candidate, EvalResult)] of one round
 # %% ../nbs/14_selftrain.ipynb #d0913655
 def contrastive_rows(kept:list, # [(Candidate, EvalResult)] the programs to train on
                      pools:dict, # task id -> [(Candidate, EvalResult)] correct programs that may serve as exemplars
-                     tasks:dict, form:str='contrastive-terse/v1', device:str='cpu', per:int=1, seed:int=0)->list:
-    "Training rows whose prompt is the contrastive prompt with exemplars from the task's other programs (bucket sampling) and whose answer is the kept program."
+                     tasks:dict, # task id -> `Task`
+                     form:str='contrastive-terse/v1', # the contrastive prompt's template
+                     device:str='cpu', # the device the prompts name
+                     per:int=1, # rows per kept program (each with its own exemplars)
+                     seed:int=0, # seed of the exemplars' sampling
+                    )->list:
+    ("Training rows whose prompt is the contrastive prompt with exemplars from the task's other programs (bucket sampling) "
+     "and whose answer is the kept program.")
     import random
     from cudal1_nb.prompts import contrastive_prompt
     from cudal1_nb.collect import completion_text
@@ -114,7 +130,15 @@ def contrastive_rows(kept:list, # [(Candidate, EvalResult)] the programs to trai
     return rows
 
 # %% ../nbs/14_selftrain.ipynb #7e01594a
-def sample_round(model, tok, tasks:list, cfg:SelfTrainConfig, rnd:int, policy:str, store=None, progress:bool=True)->tuple:
+def sample_round(model, # the policy
+                 tok, # its tokenizer
+                 tasks:list, # the `Task`s to sample for
+                 cfg:SelfTrainConfig, # the stage's settings
+                 rnd:int, # the round, from 0: its sampling seed is `cfg.seed + 1000 * rnd`
+                 policy:str, # the policy's label, recorded in the candidates' origin
+                 store=None, # a `cudal1_nb.store.Store` to record the results in
+                 progress:bool=True, # show progress bars
+                )->tuple:
     "Sample `cfg.samples` answers per task, judge them: ([(Candidate, EvalResult)], failure counts by reason)."
     from cudal1_nb.hf_backend import HFBackend
     from cudal1_nb.backend import GenConfig
@@ -123,7 +147,8 @@ def sample_round(model, tok, tasks:list, cfg:SelfTrainConfig, rnd:int, policy:st
     from cudal1_nb.verify import verify, verification_config
     model.eval()
     be = HFBackend.from_objects(model, tok, name=f"selftrain:{policy}", batch_size=None if next(model.parameters()).device.type == 'cuda' else 16)
-    asks = [Ask(t, optimize_prompt(t, device=cfg.eval_device.split(':')[0], form=cfg.form), meta=dict(round=rnd, policy=policy)) for t in tasks for _ in range(cfg.samples)]
+    asks = [Ask(t, optimize_prompt(t, device=cfg.eval_device.split(':')[0], form=cfg.form), meta=dict(round=rnd, policy=policy))
+            for t in tasks for _ in range(cfg.samples)]
     gen = GenConfig(max_new_tokens=cfg.max_new_tokens, temperature=cfg.temperature, seed=cfg.seed + 1000 * rnd)
     cands, counts = propose(be, asks, gen, stage='selftrain', origin=f"selftrain:{policy}", name=f"st-r{rnd}", progress=progress)
     with judging_on(cfg.eval_device) as dev:
@@ -133,8 +158,14 @@ def sample_round(model, tok, tasks:list, cfg:SelfTrainConfig, rnd:int, policy:st
         if not r.ok: counts[r.verdict] += 1
     return pairs, counts
 
-def round_report(rnd:int, pairs:list, counts:dict, n_asked:int, kept:list)->dict:
-    "A round's figures: correct fraction, tasks with >= 1 correct, fast_1, gmean sampled speedup (every failure 1.0x), new distinct programs kept, failure reasons."
+def round_report(rnd:int, # the round
+                 pairs:list, # its judged samples, [(Candidate, EvalResult)]
+                 counts:dict, # its failure counts by reason
+                 n_asked:int, # samples asked for
+                 kept:list, # the samples it kept (`keep_pairs`)
+                )->dict:
+    ("A round's figures: correct fraction, tasks with >= 1 correct, fast_1, gmean sampled speedup (every failure 1.0x), "
+     "new distinct programs kept, failure reasons.")
     ok = [(c, r) for c, r in pairs if r.ok]
     cons = [conservative_speedup(*iv) if (iv := speedup_interval(r)) else 1.0 for _, r in ok]
     return dict(round=rnd, samples=n_asked, correct=len(ok) / n_asked if n_asked else 0.0, tasks_correct=len({c.task_id for c, _ in ok}),
@@ -157,16 +188,21 @@ def policy_learning_rate(init:Path,     # the policy's model directory (`find_po
     c = json.loads(rc.read_text()) if rc and rc.exists() else {}
     if c.get('config_class') == 'SFTStageConfig':
         k = c['config']
-        return SFTStageConfig.resolved_learning_rate(SimpleNamespace(learning_rate=k.get('learning_rate', 0.0), model=k.get('model', ''), lora_r=k.get('lora_r', 0)))
+        return SFTStageConfig.resolved_learning_rate(SimpleNamespace(learning_rate=k.get('learning_rate', 0.0), model=k.get('model', ''),
+                                                                     lora_r=k.get('lora_r', 0)))
     if c.get('config_class') == 'SelfTrainConfig':
         k = c['config']
         if k.get('learning_rate'): return k['learning_rate']
         if k.get('init') and Path(k['init']).exists(): return policy_learning_rate(find_policy(k['init']), kind, n_params)
     tiny = kind == 'full' and n_params < TINY_PARAMS
-    return SFTStageConfig.resolved_learning_rate(SimpleNamespace(learning_rate=0.0, model='' if tiny else str(init), lora_r=16 if kind == 'lora' else 0))
+    return SFTStageConfig.resolved_learning_rate(SimpleNamespace(learning_rate=0.0, model='' if tiny else str(init),
+                                                                 lora_r=16 if kind == 'lora' else 0))
 
 # %% ../nbs/14_selftrain.ipynb #5a824754
-def run_selftrain(cfg:SelfTrainConfig, run_dir:str|Path, progress:bool=True)->dict:
+def run_selftrain(cfg:SelfTrainConfig, # the stage's settings
+                  run_dir:str|Path, # the run directory
+                  progress:bool=True, # show progress bars
+                 )->dict:
     "Rounds of sample -> judge -> keep -> fine-tune; the model of the last round that kept something is saved to `run_dir/model`."
     from cudal1_nb.tasks import load_tasks, split_tasks
     from cudal1_nb.store import Store

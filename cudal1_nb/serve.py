@@ -47,7 +47,8 @@ def kernelgym_result(row:dict, # a job's row
     return dict(task_id=task_id, status=st, compiled=True if a['verdict'] in ('ok', 'incorrect', 'cheat') else None, correctness=ok,
                 decoy_kernel=a['verdict'] == 'cheat', reference_runtime=a['ms'].get(a['baseline'] or 'eager'),
                 kernel_runtime=a['ms'].get('candidate'),
-                speedup=a['speedup'], metadata=a, error_message=None if ok else a.get('feedback') or f"verdict {a['verdict']}", error_code=None if ok else a['verdict'],
+                speedup=a['speedup'], metadata=a, error_message=None if ok else a.get('feedback') or f"verdict {a['verdict']}",
+                error_code=None if ok else a['verdict'],
                 submitted_at=iso(row['created']), completed_at=iso(row['finished']), processing_time=round(row['finished'] - row['created'], 3),
                 harness_version=a['harness_version'])
 

@@ -257,7 +257,9 @@ class Server:
         self.dispatcher = Dispatcher(self.jobs, self.store, cfg, names)
         self.dispatcher.listeners.append(self._done)
         self.waiters, self.loop, self.t0, self.recovered = {}, None, time.time(), 0
-    def spec(self, req:dict)->JobSpec:
+    def spec(self,
+             req:dict, # one request in our schema
+            )->JobSpec:
         "The `JobSpec` of one request in our schema, or a `RequestError` (`cudal1_nb.serve_jobs.spec_of`)."
         return spec_of(req, self.tasks, self.cfg, self.by_code)
     def start(self)->'Server':

@@ -101,7 +101,12 @@ def load_tokens(path:str|Path, # the token file
 # %% ../nbs/15a_serve_jobs.ipynb #0c9a04bb
 class RequestError(ValueError):
     "A request the server refuses: its HTTP status and why."
-    def __init__(self, status:int, msg:str, retry_after:int=0): super().__init__(msg); self.status, self.retry_after = status, retry_after
+    def __init__(self,
+                 status:int, # the HTTP status
+                 msg:str, # why
+                 retry_after:int=0, # seconds to wait before asking again (sent with a 429 or 503)
+                ):
+        super().__init__(msg); self.status, self.retry_after = status, retry_after
 
 def check_reference(code:str, # a reference program, as a request gives it
                    )->str:
@@ -192,7 +197,11 @@ CREATE INDEX IF NOT EXISTS jobs_key ON jobs(ckey, state);
 
 class Busy(Exception):
     "The queue or a client's share of it is full: say so, and when to come back."
-    def __init__(self, msg:str, retry_after:int): super().__init__(msg); self.retry_after = retry_after
+    def __init__(self,
+                 msg:str, # what is full
+                 retry_after:int, # seconds to wait before asking again
+                ):
+        super().__init__(msg); self.retry_after = retry_after
 
 class JobStore:
     "The accepted jobs, in their own SQLite file: queued -> running -> done, each answered once."
@@ -214,7 +223,10 @@ class JobStore:
             try: yield self.conn
             except BaseException: self.conn.execute('ROLLBACK'); raise
             self.conn.execute('COMMIT')
-    def q(self, sql:str, args=())->list:
+    def q(self,
+          sql:str, # one read query
+          args=(), # its parameters
+         )->list:
         "The rows of one read query, under this process's lock."
         with self.lock: return self.conn.execute(sql, args).fetchall()
     def close(self): self.conn.close()

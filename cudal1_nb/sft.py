@@ -50,20 +50,26 @@ class SFTStageConfig(StageConfig):
     eval_max_new_tokens: int = 768 # tokens per answer of the check at most
     eval_form: str = ''          # the prompt form of the check ('': the first form trained on)
     device: str = 'auto'         # where the model trains and samples: 'auto', 'cpu' or 'cuda'
-    cpu_precision: str = 'fp32'  # training precision on the CPU: 'fp32' (safe everywhere) or 'bf16' (only for a CPU with fast bf16: AMX / AVX512-BF16)
-    expected_steps_per_s: float = 0.0  # the training rate to expect (0: `TINY_CPU_STEPS_PER_S` for the tiny model on the CPU, else no check; < 0: no check)
+    # training precision on the CPU: 'fp32' (safe everywhere) or 'bf16' (only for a CPU with fast bf16: AMX / AVX512-BF16)
+    cpu_precision: str = 'fp32'
+    # the training rate to expect (0: `TINY_CPU_STEPS_PER_S` for the tiny model on the CPU, else no check; < 0: no check)
+    expected_steps_per_s: float = 0.0
     rate_floor: float = 0.2      # fail the stage when the rate after `rate_check_steps` steps is under this fraction of the expected rate
     rate_check_steps: int = 20   # when the rate is checked (steps from the start of training)
     eval_device: str = 'cpu'     # where samples are judged: 'cpu', 'cuda' or 'cuda:N'
     db: str = ''                 # variant store ('' : the default)
     aliases = {'lr': 'learning_rate'}   # the earlier name
     def validate(self):
-        if self.steps < 1 or self.batch_size < 0 or self.grad_accum < 1: raise ValueError("steps and grad_accum must be >= 1, batch_size >= 0 (0: automatic)")
-        if self.lora_r < 0 or self.vocab_size < 300 or self.max_length < 64: raise ValueError("need lora_r >= 0, vocab_size >= 300 and max_length >= 64")
+        if self.steps < 1 or self.batch_size < 0 or self.grad_accum < 1:
+            raise ValueError("steps and grad_accum must be >= 1, batch_size >= 0 (0: automatic)")
+        if self.lora_r < 0 or self.vocab_size < 300 or self.max_length < 64:
+            raise ValueError("need lora_r >= 0, vocab_size >= 300 and max_length >= 64")
         from cudal1_nb.prompts import PROMPTS
-        if bad := [f for f in (*self.forms, *([self.eval_form] if self.eval_form else [])) if f not in PROMPTS]: raise ValueError(f"unknown prompt form(s) {bad}; known: {sorted(PROMPTS)}")
+        if bad := [f for f in (*self.forms, *([self.eval_form] if self.eval_form else [])) if f not in PROMPTS]:
+            raise ValueError(f"unknown prompt form(s) {bad}; known: {sorted(PROMPTS)}")
         if not re.fullmatch(TRAIN_DEVICE_RE, self.device) or not re.fullmatch(DEVICE_RE, self.eval_device):
-            raise ValueError(f"device must be 'auto', 'cpu', 'cuda' or 'cuda:N' and eval_device 'cpu', 'cuda' or 'cuda:N'; got {self.device!r}, {self.eval_device!r}")
+            raise ValueError("device must be 'auto', 'cpu', 'cuda' or 'cuda:N' and eval_device 'cpu', 'cuda' or 'cuda:N'; "
+                             f"got {self.device!r}, {self.eval_device!r}")
         if self.model:
             from cudal1_nb.models import check_model
             check_model(self.model)
@@ -71,10 +77,12 @@ class SFTStageConfig(StageConfig):
             from cudal1_nb.tasks import check_source
             check_source(self.suite)
         if self.cpu_precision not in CPU_PRECISIONS: raise ValueError(f"cpu_precision must be one of {CPU_PRECISIONS}, got {self.cpu_precision!r}")
-        if not 0 < self.rate_floor <= 1 or self.rate_check_steps < 1: raise ValueError(f"need 0 < rate_floor <= 1 and rate_check_steps >= 1, got {self.rate_floor} and {self.rate_check_steps}")
+        if not 0 < self.rate_floor <= 1 or self.rate_check_steps < 1:
+            raise ValueError(f"need 0 < rate_floor <= 1 and rate_check_steps >= 1, got {self.rate_floor} and {self.rate_check_steps}")
     def resolved_device(self)->str:
         import torch
-        return ('cuda' if torch.cuda.is_available() else 'cpu') if self.device == 'auto' else self.device.split(':')[0]   # 'cuda:N': `training_on` made it 'cuda'
+        # 'cuda:N': `training_on` made it 'cuda'
+        return ('cuda' if torch.cuda.is_available() else 'cpu') if self.device == 'auto' else self.device.split(':')[0]
     def resolved_forms(self)->tuple:
         from cudal1_nb.prompts import OPTIMIZE_FORMS
         return self.forms or (('optimize-terse/v1',) if not self.model else OPTIMIZE_FORMS)
@@ -117,25 +125,33 @@ def _rate_callback(expected:float, # steps per second to expect (0: no check)
             rate = after / max(time.time() - self.t0, 1e-9)
             if rate < floor * expected:
                 raise RuntimeError(f"training runs at {rate:.3g} steps/s after {after} steps, under {floor:g} of the expected {expected:g} steps/s "
-                                   f"(bf16={args.bf16}, fp16={args.fp16}, gradient_checkpointing={args.gradient_checkpointing}, device={args.device}, "
-                                   f"{torch.get_num_threads()} torch threads). A CPU without fast bf16 needs cpu_precision='fp32'; on a slower or busy "
+                                   f"(bf16={args.bf16}, fp16={args.fp16}, gradient_checkpointing={args.gradient_checkpointing}, "
+                                   f"device={args.device}, {torch.get_num_threads()} torch threads). "
+                                   "A CPU without fast bf16 needs cpu_precision='fp32'; on a slower or busy "
                                    f"machine set expected_steps_per_s (a negative value turns the check off).")
     return Rate()
 
 # %% ../nbs/13_sft.ipynb #bf682cce
 def train_tokenizer(texts:list, # the corpus (prompts and completions)
-                    vocab_size:int=2048):
+                    vocab_size:int=2048, # tokens in its vocabulary
+                   ):
     "The tiny model's tokenizer: `cudal1_nb.tiny.bpe_tokenizer` trained on `texts`, with its chat template."
     from cudal1_nb.tiny import bpe_tokenizer
     return bpe_tokenizer(texts, vocab_size)
 
-def tiny_llama(tok, hidden:int=128, layers:int=4, max_positions:int=4096, seed:int=0):
+def tiny_llama(tok, # its tokenizer (`train_tokenizer`)
+               hidden:int=128, # the hidden size (a multiple of 64)
+               layers:int=4, # decoder layers
+               max_positions:int=4096, # the longest sequence it takes
+               seed:int=0, # seed of its initial weights
+              ):
     "A small Llama-style causal LM for `tok`, randomly initialised (heads of 32 dimensions, grouped-query attention)."
     import torch
     from transformers import LlamaConfig, LlamaForCausalLM, GenerationConfig
     if hidden % 64: raise ValueError(f"tiny_hidden must be a multiple of 64, got {hidden}")
     torch.manual_seed(seed)
-    cfg = LlamaConfig(vocab_size=len(tok), hidden_size=hidden, intermediate_size=3 * hidden, num_hidden_layers=layers, num_attention_heads=hidden // 32,
+    cfg = LlamaConfig(vocab_size=len(tok), hidden_size=hidden, intermediate_size=3 * hidden, num_hidden_layers=layers,
+                      num_attention_heads=hidden // 32,
                       num_key_value_heads=hidden // 64, max_position_embeddings=max_positions, tie_word_embeddings=True,
                       bos_token_id=tok.bos_token_id, eos_token_id=tok.eos_token_id, pad_token_id=tok.pad_token_id)
     m = LlamaForCausalLM(cfg)
@@ -143,7 +159,8 @@ def tiny_llama(tok, hidden:int=128, layers:int=4, max_positions:int=4096, seed:i
     return m
 
 # %% ../nbs/13_sft.ipynb #e68e431e
-def load_rows(path:str|Path)->list[dict]:
+def load_rows(path:str|Path, # a saved dataset, or a run directory holding `dataset/`
+             )->list[dict]:
     "The training rows of a saved dataset, or of a run directory's `dataset/`."
     import datasets
     p = Path(path)
@@ -153,7 +170,10 @@ def load_rows(path:str|Path)->list[dict]:
     if missing := {'prompt', 'completion', 'task_id'} - set(ds.column_names): raise ValueError(f"{p}: dataset lacks column(s) {sorted(missing)}")
     return ds.to_list()
 
-def to_training(rows:list, tok, max_length:int)->tuple:
+def to_training(rows:list, # training rows (prompt, completion)
+                tok, # the tokenizer
+                max_length:int, # tokens per row at most (longer rows are dropped)
+               )->tuple:
     "(dataset, dropped): prompt-completion rows for TRL -- conversations when `tok` has a chat template -- without those over `max_length` tokens."
     import datasets
     chat = bool(getattr(tok, 'chat_template', None))
@@ -203,7 +223,9 @@ def _budget_callback(seconds:float):
             if seconds and time.time() - self.t0 > seconds: control.should_training_stop = True
     return Budget()
 
-def build_model(cfg:SFTStageConfig, rows:list)->tuple:
+def build_model(cfg:SFTStageConfig, # the stage's settings
+                rows:list, # the training rows (the tiny model's tokenizer is trained on them)
+               )->tuple:
     "(model, tokenizer, kind): a LoRA/QLoRA-wrapped model of `cfg.model`, or the tiny model with a tokenizer trained on `rows`."
     import torch
     dev = cfg.resolved_device()
@@ -223,7 +245,8 @@ def build_model(cfg:SFTStageConfig, rows:list)->tuple:
         kw.update(sp['model_init']); lora_kw = {k: v for k, v in sp['lora'].items() if k not in ('r', 'alpha')}
     if dev == 'cuda' and cfg.qlora and cfg.lora_r:
         from transformers import BitsAndBytesConfig
-        kw['quantization_config'] = BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type='nf4', bnb_4bit_use_double_quant=True, bnb_4bit_compute_dtype=torch.bfloat16)
+        kw['quantization_config'] = BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type='nf4', bnb_4bit_use_double_quant=True,
+                                                       bnb_4bit_compute_dtype=torch.bfloat16)
     model = AutoModelForCausalLM.from_pretrained(path, **kw)
     if not cfg.lora_r: return model, tok, 'full'
     if 'quantization_config' in kw:
@@ -233,8 +256,16 @@ def build_model(cfg:SFTStageConfig, rows:list)->tuple:
     if 'quantization_config' in kw: lora_kw['cast_inputs'] = True   # the 4-bit base computes outside autocast
     return add_lora(model, r=cfg.lora_r, alpha=cfg.lora_alpha, **lora_kw), tok, 'qlora' if 'quantization_config' in kw else 'lora'
 
-def make_trainer(cfg:SFTStageConfig, model, tok, kind:str, ds, out_dir:str|Path, callbacks:tuple=()):
-    "The stage's `SFTTrainer` for `model` (from `build_model`) on the TRL dataset `ds`: on CUDA with `cudal1_nb.lora`'s speed settings, on the CPU with `cpu_precision_args`."
+def make_trainer(cfg:SFTStageConfig, # the stage's settings
+                 model, # the model (`build_model`)
+                 tok, # its tokenizer
+                 kind:str, # its kind: 'tiny', 'lora', 'qlora' or 'full' (`build_model`)
+                 ds, # the TRL dataset (`to_training`)
+                 out_dir:str|Path, # the run directory (the trainer writes under `out_dir/trainer`)
+                 callbacks:tuple=(), # more `TrainerCallback`s
+                ):
+    ("The stage's `SFTTrainer` for `model` (from `build_model`) on the TRL dataset `ds`: on CUDA with `cudal1_nb.lora`'s speed settings, "
+     "on the CPU with `cpu_precision_args`.")
     from trl import SFTTrainer, SFTConfig
     dev = cfg.resolved_device()
     extra = cpu_precision_args(dev, cfg.cpu_precision)
@@ -254,14 +285,18 @@ def make_trainer(cfg:SFTStageConfig, model, tok, kind:str, ds, out_dir:str|Path,
     cbs = [_budget_callback(cfg.time_budget_s), _rate_callback(cfg.expected_rate(), cfg.rate_floor, cfg.rate_check_steps), *callbacks]
     return trainer_cls(model=model, args=args, train_dataset=ds, processing_class=tok, callbacks=cbs)
 
-def trainer_settings(tr, seconds:float)->dict:
+def trainer_settings(tr, # a trainer that has trained
+                     seconds:float, # how long it trained
+                    )->dict:
     "What a trainer actually ran with: device, precision, gradient checkpointing, torch threads, and its rate in steps/s."
     import torch
     a = tr.args
     return dict(device=str(a.device), bf16=bool(a.bf16), fp16=bool(a.fp16), gradient_checkpointing=bool(a.gradient_checkpointing),
                 torch_threads=torch.get_num_threads(), steps_per_s=round(tr.state.global_step / seconds, 3) if seconds > 0 else None)
 
-def select_rows(cfg:SFTStageConfig, rows:list)->list:
+def select_rows(cfg:SFTStageConfig, # the stage's settings
+                rows:list, # training rows
+               )->list:
     "The rows whose prompt form is one of `cfg.resolved_forms()` (rows that name no form are kept)."
     from cudal1_nb.tasks import split_of
     forms = set(cfg.resolved_forms())
@@ -269,10 +304,14 @@ def select_rows(cfg:SFTStageConfig, rows:list)->list:
         warnings.warn(f"dropping the rows of {len(held)} held-out task(s) (never trained on): {held[:5]}{' ...' if len(held) > 5 else ''}")
         rows = [r for r in rows if r.get('task_id') not in set(held)]
     out = [r for r in rows if r.get('template_id') in forms or not r.get('template_id')]
-    if not out: raise ValueError(f"no row has a prompt form in {sorted(forms)}; the rows have {sorted({r.get('template_id') for r in rows})} (set `forms`)")
+    if not out:
+        raise ValueError(f"no row has a prompt form in {sorted(forms)}; the rows have {sorted({r.get('template_id') for r in rows})} (set `forms`)")
     return out
 
-def train_sft(cfg:SFTStageConfig, rows:list, out_dir:str|Path)->tuple:
+def train_sft(cfg:SFTStageConfig, # the stage's settings
+              rows:list, # training rows
+              out_dir:str|Path, # the run directory
+             )->tuple:
     "Train on the `rows` of the chosen forms; save the model (or adapter) and tokenizer to `out_dir/model`. Returns (model, tokenizer, metrics)."
     seed_everything(cfg.seed)
     n_all, rows = len(rows), select_rows(cfg, rows)
@@ -286,17 +325,27 @@ def train_sft(cfg:SFTStageConfig, rows:list, out_dir:str|Path)->tuple:
     (Path(out_dir)/'model').mkdir(parents=True, exist_ok=True)
     model.save_pretrained(str(Path(out_dir)/'model')); tok.save_pretrained(str(Path(out_dir)/'model'))
     n_params = sum(p.numel() for p in model.parameters()); n_train = sum(p.numel() for p in model.parameters() if p.requires_grad)
-    metrics = dict(kind=kind, rows=n_all, rows_of_forms=len(rows), forms=list(cfg.resolved_forms()), rows_used=len(ds), rows_dropped=dropped, answer_tokens=answers, steps=tr.state.global_step, seconds=round(secs, 1),
+    metrics = dict(kind=kind, rows=n_all, rows_of_forms=len(rows), forms=list(cfg.resolved_forms()), rows_used=len(ds), rows_dropped=dropped,
+                   answer_tokens=answers, steps=tr.state.global_step, seconds=round(secs, 1),
                    first_loss=logs[0]['loss'] if logs else None, final_loss=logs[-1]['loss'] if logs else None,
                    token_accuracy=logs[-1].get('mean_token_accuracy') if logs else None, params=n_params, trainable=n_train,
-                   stopped_by_budget=tr.state.global_step < cfg.steps, trainer=dict(trainer_settings(tr, secs), expected_steps_per_s=cfg.expected_rate()),
+                   stopped_by_budget=tr.state.global_step < cfg.steps,
+                   trainer=dict(trainer_settings(tr, secs), expected_steps_per_s=cfg.expected_rate()),
                    loss_curve=[(h['step'], h['loss']) for h in logs])
     return model, tok, metrics
 
 # %% ../nbs/13_sft.ipynb #b859f55e
-def sample_and_judge(model, tok, tasks:list, cfg:SFTStageConfig, train_codes:set=frozenset(), store=None, name:str='sft',
-                     progress:bool=True)->tuple:
-    "Sample `eval_samples` answers per task, parse them, judge them with the harness. Returns (per-task rows, [(task id, Candidate|None, EvalResult|None, failure reason)])."
+def sample_and_judge(model, # the trained model
+                     tok, # its tokenizer
+                     tasks:list, # the `Task`s to sample for
+                     cfg:SFTStageConfig, # the stage's settings (`eval_samples`, `eval_form`, ...)
+                     train_codes:set=frozenset(), # code hashes of the training programs: a correct sample not among them is new
+                     store=None, # a `cudal1_nb.store.Store` to record the results in
+                     name:str='sft', # the samples' name and origin
+                     progress:bool=True, # show progress bars
+                    )->tuple:
+    ("Sample `eval_samples` answers per task, parse them, judge them with the harness. "
+     "Returns (per-task rows, [(task id, Candidate|None, EvalResult|None, failure reason)]).")
     from cudal1_nb.hf_backend import HFBackend
     from cudal1_nb.backend import GenConfig
     from cudal1_nb.prompts import optimize_prompt
@@ -304,7 +353,8 @@ def sample_and_judge(model, tok, tasks:list, cfg:SFTStageConfig, train_codes:set
     from cudal1_nb.verify import verify, verification_config
     model.eval()
     be = HFBackend.from_objects(model, tok, name=name)
-    asks = [Ask(t, optimize_prompt(t, device=cfg.eval_device.split(':')[0], form=cfg.resolved_eval_form())) for t in tasks for _ in range(cfg.eval_samples)]
+    asks = [Ask(t, optimize_prompt(t, device=cfg.eval_device.split(':')[0], form=cfg.resolved_eval_form()))
+            for t in tasks for _ in range(cfg.eval_samples)]
     dropped = []
     cands, _ = propose(be, asks, GenConfig(max_new_tokens=cfg.eval_max_new_tokens, temperature=cfg.eval_temperature, seed=cfg.seed),
                        'sft', name, progress=progress, dropped=dropped)
@@ -318,10 +368,12 @@ def sample_and_judge(model, tok, tasks:list, cfg:SFTStageConfig, train_codes:set
     for t in tasks:
         s = [x for x in samples if x[0] == t.id]
         ok = [x for x in s if x[2] is not None and x[2].ok]
-        rows.append(dict(task=t.id, samples=len(s), parsed=sum(x[1] is not None or x[3] == 'duplicate' for x in s), correct=len(ok), fraction=len(ok) / len(s) if s else 0.0,
+        rows.append(dict(task=t.id, samples=len(s), parsed=sum(x[1] is not None or x[3] == 'duplicate' for x in s), correct=len(ok),
+                         fraction=len(ok) / len(s) if s else 0.0,
                          new=sum(code_hash(x[1].code) not in train_codes for x in ok),
                          best=max((x[2].speedup() or 0 for x in ok), default=None) or None,
-                         failures=' '.join(f"{k}:{v}" for k, v in collections.Counter(x[3] or x[2].verdict for x in s if x not in ok).most_common(3))))
+                         failures=' '.join(f"{k}:{v}" for k, v in
+                                           collections.Counter(x[3] or x[2].verdict for x in s if x not in ok).most_common(3))))
     return rows, samples
 
 # %% ../nbs/13_sft.ipynb #6a442528
@@ -335,7 +387,7 @@ def sample_totals(per_task:list, # `sample_and_judge`'s per-task rows
                 tasks_correct=sum(r['correct'] > 0 for r in per_task), correct_fraction=c / n if n else None)
 
 # %% ../nbs/13_sft.ipynb #3799eff6
-def run_sft(cfg:SFTStageConfig,
+def run_sft(cfg:SFTStageConfig, # the stage's settings
             run_dir:str|Path='', # where to write ('' : a new run directory)
             rows:list|None=None, # training rows (None: the dataset `cfg.dataset` names, else the newest augment, else collect run's)
            )->dict:

@@ -15,7 +15,9 @@ from .core import EvalResult, counted_speedup
 __all__ = ['percentile', 'gmean', 'speedup_stats', 'speedup_interval', 'interval_call', 'conservative_speedup']
 
 # %% ../nbs/00d_stats.ipynb #7fbcb15e
-def percentile(xs:list, q:float)->float:
+def percentile(xs:list, # the values (at least one)
+               q:float, # the percentile, 0-100
+              )->float:
     "The q-th percentile (0-100) with linear interpolation between order statistics (numpy's default)."
     s = sorted(xs)
     if not s: raise ValueError("percentile of no values")
@@ -23,7 +25,8 @@ def percentile(xs:list, q:float)->float:
     lo, hi = math.floor(k), math.ceil(k)
     return s[lo] + (s[hi] - s[lo]) * (k - lo)
 
-def gmean(xs:list)->float|None: return math.exp(statistics.fmean(math.log(x) for x in xs)) if xs else None
+def gmean(xs:list, # positive values
+         )->float|None: return math.exp(statistics.fmean(math.log(x) for x in xs)) if xs else None
 
 def _boot(xs:list, fn, n:int, rng)->tuple:
     if len(xs) < 2: return (None, None)
@@ -32,7 +35,9 @@ def _boot(xs:list, fn, n:int, rng)->tuple:
 
 def speedup_stats(xs:list, # one entry per task of the population: a speedup, or None for a miss
                   incorrect:int=0, # of the misses, how many were measured and judged wrong (incorrect / cheat)
-                  boot:int=1000, seed:int=0)->dict:
+                  boot:int=1000, # bootstrap resamples of the confidence intervals
+                  seed:int=0, # the bootstrap's seed
+                 )->dict:
     "The paper's statistics and the honest ones over one population of tasks."
     if not xs: raise ValueError("speedup_stats of no tasks")
     s = [x for x in xs if x]
@@ -51,7 +56,8 @@ def speedup_stats(xs:list, # one entry per task of the population: a speedup, or
 # %% ../nbs/00d_stats.ipynb #77a1c6b5
 def speedup_interval(r:EvalResult, # a judged result
                     )->tuple|None:
-    "(speedup, low, high) of the speedup that counts, 95 %: from the harness's interval when it gives one, else from the two medians' intervals; None when nothing counts."
+    ("(speedup, low, high) of the speedup that counts, 95 %: from the harness's interval when it gives one, "
+     "else from the two medians' intervals; None when nothing counts.")
     s = counted_speedup(r)
     if s is None: return None
     b = r.meta.get('reward_baseline', 'eager') if r.speedups.get(r.meta.get('reward_baseline', 'eager')) else 'eager'
@@ -69,7 +75,11 @@ def interval_call(lo:float, # the interval's lower bound (95 %)
     "'win' when the whole interval is above `margin`, 'loss' when it is below, else 'tie': *faster beyond noise* is 'win'."
     return 'win' if lo > margin else 'loss' if hi < margin else 'tie'
 
-def conservative_speedup(s:float, lo:float, hi:float)->float:
-    "1.0 when the interval [lo, hi] holds 1 (a tie, `interval_call`), else its bound nearest 1: the lower one for a speedup `s` above 1, the upper one below."
+def conservative_speedup(s:float, # the speedup
+                         lo:float, # its interval's lower bound (95 %)
+                         hi:float, # its upper bound
+                        )->float:
+    ("1.0 when the interval [lo, hi] holds 1 (a tie, `interval_call`), else its bound nearest 1: "
+     "the lower one for a speedup `s` above 1, the upper one below.")
     if interval_call(lo, hi) == 'tie': return 1.0
     return lo if s > 1.0 else hi

@@ -178,12 +178,14 @@ def _need(self:Store, c, table:str, id:str, seen:set):
     seen.add((table, id))
 
 @patch
-def add_tasks(self:Store, tasks)->list[str]:
+def add_tasks(self:Store, tasks, # `Task`s or dicts
+             )->list[str]:
     "Add `Task`s (or dicts); already stored ids are kept. Returns the ids."
     with self.transaction() as c: return [t.id for t in map(Task.from_dict, tasks) if self._put_task(c, t) or True]
 
 @patch
-def add_task(self:Store, task:Task)->str:
+def add_task(self:Store, task:Task, # the task
+            )->str:
     "Add one `Task`; returns its id."
     return self.add_tasks([task])[0]
 
@@ -196,13 +198,15 @@ def _put_cand(self:Store, c, x:Candidate, seen:set)->bool:
     return True
 
 @patch
-def add_candidates(self:Store, cands)->list[str]:
+def add_candidates(self:Store, cands, # `Candidate`s or dicts
+                  )->list[str]:
     "Add `Candidate`s (or dicts), idempotently by content id, in one transaction. Returns the ids."
     seen = set()
     with self.transaction() as c: return [x.id for x in map(Candidate.from_dict, cands) if self._put_cand(c, x, seen) or True]
 
 @patch
-def add_candidate(self:Store, cand:Candidate)->str:
+def add_candidate(self:Store, cand:Candidate, # the candidate
+                 )->str:
     "Add one `Candidate`; returns its id."
     return self.add_candidates([cand])[0]
 
@@ -222,13 +226,15 @@ def _put_eval(self:Store, c, e:EvalResult, seen:set)->int:
     return eid
 
 @patch
-def add_evals(self:Store, evals)->list[int]:
+def add_evals(self:Store, evals, # `EvalResult`s or dicts
+             )->list[int]:
     "Add `EvalResult`s (or dicts) in one transaction. Returns their new row ids."
     seen = set()
     with self.transaction() as c: return [self._put_eval(c, EvalResult.from_dict(e), seen) for e in evals]
 
 @patch
-def add_eval(self:Store, ev:EvalResult)->int:
+def add_eval(self:Store, ev:EvalResult, # the result
+            )->int:
     "Add one `EvalResult`; returns its row id."
     return self.add_evals([ev])[0]
 
@@ -238,12 +244,14 @@ def _where(**kw):
     return (' WHERE ' + ' AND '.join(f'{k}=?' for k, _ in ks) if ks else ''), [v for _, v in ks]
 
 @patch
-def get_task(self:Store, id:str)->Task|None:
+def get_task(self:Store, id:str, # the task's id
+            )->Task|None:
     "The stored `Task` with this id, or None."
     r = self._q('SELECT * FROM tasks WHERE id=?', (id,)); return _row_task(r[0]) if r else None
 
 @patch
-def get_candidate(self:Store, id:str)->Candidate|None:
+def get_candidate(self:Store, id:str, # the candidate's id
+                 )->Candidate|None:
     "The stored `Candidate` with this id, or None."
     r = self._q('SELECT * FROM candidates WHERE id=?', (id,)); return _row_cand(r[0]) if r else None
 
@@ -284,8 +292,8 @@ def measured(self:Store, candidate_ids:list, # the candidates to look up
     "{candidate id: its latest measured `EvalResult` on `device` (under `harness`)} for the ids that have one."
     ids, out = list(dict.fromkeys(candidate_ids)), {}
     for i in range(0, len(ids), 500):   # SQLite's limit on bound parameters
-        part = ids[i:i + 500]
-        for r in self._q(f"SELECT * FROM evaluations WHERE kind='measured' AND device=? AND candidate_id IN ({','.join('?' * len(part))}) ORDER BY id", (device, *part)):
+        part = ids[i:i + 500]; qs = ','.join('?' * len(part))
+        for r in self._q(f"SELECT * FROM evaluations WHERE kind='measured' AND device=? AND candidate_id IN ({qs}) ORDER BY id", (device, *part)):
             e = _row_eval(r)
             if harness is None or e.meta.get('harness_version') == harness: out[e.candidate_id] = e
     return out
@@ -295,7 +303,8 @@ def measured(self:Store, candidate_ids:list, # the candidates to look up
 def add_process(self:Store, r:EvalResult, # one process's judged result (its candidate already in the store)
                 process:int, # the process: 0 the candidate's first
                ):
-    "Keep one judged process of a candidate (`meta['harness_version']` names its harness), so a resumed campaign times only the processes still missing; the same process again replaces it."
+    ("Keep one judged process of a candidate (`meta['harness_version']` names its harness), so a resumed campaign times only the processes "
+     "still missing; the same process again replaces it.")
     if r.candidate_id is None: raise ValueError("a process result names its candidate")
     with self.transaction() as c:
         self._need(c, 'candidates', r.candidate_id, set())
@@ -311,8 +320,8 @@ def processes(self:Store, candidate_ids:list, # the candidates to look up
     ids, out = list(dict.fromkeys(candidate_ids)), {}
     for i in range(0, len(ids), 500):
         part = ids[i:i + 500]
-        for r in self._q(f"SELECT candidate_id, process, result FROM eval_processes WHERE device=? AND harness=? AND candidate_id IN ({','.join('?' * len(part))})",
-                         (device, harness, *part)):
+        for r in self._q("SELECT candidate_id, process, result FROM eval_processes WHERE device=? AND harness=? "
+                         f"AND candidate_id IN ({','.join('?' * len(part))})", (device, harness, *part)):
             out.setdefault(r['candidate_id'], {})[r['process']] = EvalResult.from_json(r['result'])
     return out
 
@@ -323,7 +332,8 @@ def judged(self:Store, task_id:str, # the task
            device:str, # the device name the result was measured on (`EvalResult.device`)
            harness:str|None=None, # only a result of this `harness_version()` (`meta['harness_version']`); None: any
           )->EvalResult|None:
-    "The latest measured `EvalResult` of this program for this task on `device` (under `harness`), whichever candidate carried it; None when there is none."
+    ("The latest measured `EvalResult` of this program for this task on `device` (under `harness`), whichever candidate carried it; "
+     "None when there is none.")
     for r in self._q("SELECT e.* FROM evaluations e JOIN candidates c ON c.id = e.candidate_id WHERE c.task_id=? AND c.code_hash=? "
                      "AND e.kind='measured' AND e.device=? ORDER BY e.id DESC", (task_id, code_hash, device)):
         e = _row_eval(r)
@@ -358,15 +368,21 @@ def best_k(self:Store, task_id:str, # the task
     return [(self.get_candidate(e.candidate_id), e) for _, e, _ in self._ranked(task_id, baseline, device, [kind])[:k]]
 
 @patch
-def exemplars(self:Store, task_id:str, baseline:str='eager', device:str|None=None,
+def exemplars(self:Store, task_id:str, # the task
+              baseline:str='eager', # rank by `counted_speedup` over this baseline, as `best_k`
+              device:str|None=None, # only evaluations on this device (all when None)
               kind:str|None=None, # 'measured', 'published', or both when None
              )->list[tuple[Candidate, float]]:
     "Every correct candidate of a task with its speedup (latest evaluation), fastest first."
     return [(self.get_candidate(e.candidate_id), sp) for _, e, sp in self._ranked(task_id, baseline, device, KINDS if kind is None else [kind])]
 
 @patch
-def programs(self:Store, task_id:str, device:str|None=None, baseline:str='eager')->list[tuple[Candidate, EvalResult]]:
-    "Every correct program of a task once (candidates with the same code count once, as the fastest of them), fastest first: the pool contrastive exemplars are drawn from."
+def programs(self:Store, task_id:str, # the task
+             device:str|None=None, # only evaluations on this device (all when None)
+             baseline:str='eager', # rank by `counted_speedup` over this baseline, as `best_k`
+            )->list[tuple[Candidate, EvalResult]]:
+    ("Every correct program of a task once (candidates with the same code count once, as the fastest of them), fastest first: "
+     "the pool contrastive exemplars are drawn from.")
     seen, out = set(), []
     for c, e in self.best_k(task_id, 10**9, baseline, device):
         if c.code_hash not in seen: seen.add(c.code_hash); out.append((c, e))
@@ -398,12 +414,14 @@ def _related(self:Store, candidate_id:str, up:bool)->list[Candidate]:
     return [cands[i][0] for i in _toposort({i: v[1] for i, v in cands.items()}, edges)]
 
 @patch
-def lineage(self:Store, candidate_id:str)->list[Candidate]:
+def lineage(self:Store, candidate_id:str, # the candidate
+           )->list[Candidate]:
     "Stored ancestors of a candidate, oldest first (parents before children)."
     return self._related(candidate_id, up=True)
 
 @patch
-def descendants(self:Store, candidate_id:str)->list[Candidate]:
+def descendants(self:Store, candidate_id:str, # the candidate
+               )->list[Candidate]:
     "Stored descendants of a candidate, parents before children."
     return self._related(candidate_id, up=False)
 

@@ -72,9 +72,11 @@ def read_dir(path:str|Path, # a folder of `levelN/` folders, or one `levelN/` fo
             num, name = int(m[1]), m[2]
             try: code = f.read_text()
             except (OSError, UnicodeDecodeError) as e:
-                bad.append(TaskCheck(f"{suite}/L{level}/{num}", level, num, name, suite, str(f), 'invalid', _one_line(f"{f}: unreadable: {e}"))); continue
+                bad.append(TaskCheck(f"{suite}/L{level}/{num}", level, num, name, suite, str(f), 'invalid',
+                                     _one_line(f"{f}: unreadable: {e}"))); continue
             if num in seen:
-                bad.append(TaskCheck(f"{suite}/L{level}/{num}", level, num, name, suite, str(f), 'invalid', f"{f}: task number {num} also used by {seen[num].name}")); continue
+                bad.append(TaskCheck(f"{suite}/L{level}/{num}", level, num, name, suite, str(f), 'invalid',
+                                     f"{f}: task number {num} also used by {seen[num].name}")); continue
             seen[num] = f
             tasks.append(Task(suite, level, num, name, code, source=str(f)))
     return tasks, bad
@@ -118,7 +120,8 @@ def read_source(src:str|Path, # 'minibench', 'kernelbench', 'cuda-l1:GPU', a dir
 
 def check_source(src:str, # a stage config's `suite`
                 )->str:
-    "`src` when `read_source` can read it ('minibench', 'kernelbench', 'cuda-l1:GPU' of a released GPU, an existing directory or file), without reading or downloading anything; else a ValueError naming the choices."
+    ("`src` when `read_source` can read it ('minibench', 'kernelbench', 'cuda-l1:GPU' of a released GPU, an existing directory or file), "
+     "without reading or downloading anything; else a ValueError naming the choices.")
     from cudal1_nb.download import CUDAL1_GPUS
     s = str(src)
     if s in ('minibench', 'kernelbench') or Path(s).expanduser().exists(): return s
@@ -126,7 +129,11 @@ def check_source(src:str, # a stage config's `suite`
     raise ValueError(f"unknown suite {s!r}: give 'minibench', 'kernelbench', 'cuda-l1:GPU' (GPU one of {CUDAL1_GPUS}), "
                      "or an existing task directory or release file")
 
-def filter_tasks(tasks:list, levels=None, ids=None, limit:int|None=None)->list:
+def filter_tasks(tasks:list, # `Task`s
+                 levels=None, # keep only these levels (all when empty)
+                 ids=None, # keep only these ids, full or `L1/12`-style (all when empty)
+                 limit:int|None=None, # then keep the first `limit` (all when None or 0)
+                )->list:
     "Keep tasks of the given levels / ids (or `L1/12`-style short ids), then the first `limit`."
     if levels: tasks = [t for t in tasks if t.level in set(levels)]
     if ids:
@@ -143,7 +150,8 @@ HELD_OUT = {'minibench': ('minibench/L1/2', 'minibench/L1/3', 'minibench/L2/2', 
             }.items() for n in ns)}
 SPLITS = ('train', 'held-out', 'all')
 
-def split_of(task_id:str)->str:
+def split_of(task_id:str, # a task's id
+            )->str:
     "The split a task belongs to: 'held-out' (never trained on) or 'train'."
     return 'held-out' if any(task_id in v for v in HELD_OUT.values()) else 'train'
 
@@ -186,7 +194,8 @@ def _build(mod, device):
     if not any(isinstance(x, torch.Tensor) for x in inputs): raise _TaskProblem("get_inputs() returned no tensor")
     return init, model, inputs
 
-def check_task_job(p:dict)->dict:
+def check_task_job(p:dict, # the job's parameters: `code`, the task's program
+                  )->dict:
     "Sandbox job: execute one task program and check its structure. Returns a status dict."
     import torch
     try: mod = load_program(p['code'], 'cudal1_task')
@@ -194,7 +203,8 @@ def check_task_job(p:dict)->dict:
     except BaseException as e: return dict(status='invalid', reason=_one_line(f"running the program raised {type(e).__name__}: {e}"))
     miss = [n for n in ('Model', 'get_inputs', 'get_init_inputs') if n not in mod.__dict__]
     if miss: return dict(status='invalid', reason=f"missing {', '.join(miss)}")
-    if not (isinstance(mod.Model, type) and issubclass(mod.Model, torch.nn.Module)): return dict(status='invalid', reason="Model is not a torch.nn.Module subclass")
+    if not (isinstance(mod.Model, type) and issubclass(mod.Model, torch.nn.Module)):
+        return dict(status='invalid', reason="Model is not a torch.nn.Module subclass")
     for n in ('get_inputs', 'get_init_inputs'):
         if not callable(mod.__dict__[n]): return dict(status='invalid', reason=f"{n} is not callable")
     first = None
@@ -230,12 +240,17 @@ def check_tasks(tasks:list, # `Task`s to validate
         if o.ok and o.value.get('status') == 'ok':
             v = o.value; res.append(TaskCheck(**base, status='ok', inputs=v['inputs'], init=v['init'], mode=v['mode']))
         elif o.ok: res.append(TaskCheck(**base, status='invalid', reason=f"{t.source or t.id}: {o.value['reason']}"))
-        elif o.status == 'timeout': res.append(TaskCheck(**base, status='invalid', reason=f"{t.source or t.id}: hangs: no result within {timeout:g} s"))
+        elif o.status == 'timeout':
+            res.append(TaskCheck(**base, status='invalid', reason=f"{t.source or t.id}: hangs: no result within {timeout:g} s"))
         else: res.append(TaskCheck(**base, status='invalid', reason=f"{t.source or t.id}: validation {o.status}: {o.reason}"))
     return res
 
 def list_tasks(src, # any source `read_source` accepts
-               levels=None, ids=None, limit:int|None=None, suite:str|None=None, **kw)->list[TaskCheck]:
+               levels=None, # keep only these levels, as `filter_tasks` takes them
+               ids=None, # keep only these ids, as `filter_tasks` takes them
+               limit:int|None=None, # then keep the first `limit`
+               suite:str|None=None, # suite name for directories, as `read_source` takes it
+               **kw)->list[TaskCheck]:
     "Read and validate every task of a source; unreadable rows and bad tasks get `invalid` statuses, none stops the rest."
     tasks, bad = read_source(src, suite=suite)
     tasks = filter_tasks(tasks, levels, ids, limit)
@@ -243,7 +258,13 @@ def list_tasks(src, # any source `read_source` accepts
     checks = check_tasks(tasks, **kw)
     return sorted(checks + bad, key=lambda c: (c.level, c.num, c.source))
 
-def load_tasks(src, levels=None, ids=None, limit:int|None=None, suite:str|None=None, validate:bool=True, **kw)->list[Task]:
+def load_tasks(src, # any source `read_source` accepts
+               levels=None, # keep only these levels, as `filter_tasks` takes them
+               ids=None, # keep only these ids, as `filter_tasks` takes them
+               limit:int|None=None, # then keep the first `limit`
+               suite:str|None=None, # suite name for directories, as `read_source` takes it
+               validate:bool=True, # run `check_tasks` on them (in the sandbox) and raise on bad ones
+               **kw)->list[Task]:
     "The valid tasks of a source; raises `TaskError` naming every bad one."
     tasks, bad = read_source(src, suite=suite)
     tasks = filter_tasks(tasks, levels, ids, limit)

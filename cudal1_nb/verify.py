@@ -17,13 +17,19 @@ from .eval import EvalConfig, evaluate_many
 __all__ = ['verification_config', 'verify', 'write_pairs', 'read_pairs']
 
 # %% ../nbs/03k_verify.ipynb #735c079b
-def verification_config(seed:int=0, budget_s:float=0.05, workers:int=0)->EvalConfig:
+def verification_config(seed:int=0, # the harness's seed
+                        budget_s:float=0.05, # seconds of timed calls per candidate and side
+                        workers:int=0, # concurrent jobs (0: the harness's default)
+                       )->EvalConfig:
     "The harness settings for verifying corpus programs and samples (short timing: correctness is what counts)."
     return EvalConfig(seed=seed, budget_s=budget_s, min_trials=3, ci_target=0.1, workers=workers, tie_processes=False)
 
 def verify(cands:list, # `Candidate`s, any tasks, any order
            tasks:dict, # task id -> `Task`
-           device:str='cpu', cfg:EvalConfig|None=None, store=None, progress:bool=True,
+           device:str='cpu', # where to judge: 'cpu', 'cuda' or 'cuda:N'
+           cfg:EvalConfig|None=None, # the harness's settings (None: `verification_config()`)
+           store=None, # a `cudal1_nb.store.Store` that caches and records the results
+           progress:bool=True, # show a progress bar
            on_result=None, # called as `on_result(candidate, result)` as soon as each result is known (from the harness's threads)
            warm=None, # an `eval.WarmHarness` that outlives the call (a reward's): its workers and reference work per task
           )->list[tuple]:
@@ -33,15 +39,19 @@ def verify(cands:list, # `Candidate`s, any tasks, any order
     for c in cands: by.setdefault(c.task_id, {})[c.id] = c   # each program once
     items = [(tasks[t], list(cs.values())) for t, cs in by.items()]
     hook = (lambda ti, ci, r: on_result(items[ti][1][ci], r)) if on_result else None
-    res = evaluate_many(items, device=device, cfg=cfg or verification_config(), progress=progress, store=store, on_result=hook, warm=warm) if items else []
+    res = evaluate_many(items, device=device, cfg=cfg or verification_config(), progress=progress, store=store, on_result=hook,
+                        warm=warm) if items else []
     got = {c.id: r for (_, cs), rs in zip(items, res) for c, r in zip(cs, rs)}
     return [(c, got[c.id]) for c in cands]
 
-def write_pairs(path:str|Path, pairs:list):
+def write_pairs(path:str|Path, # the JSONL file to write
+                pairs:list, # [(Candidate, EvalResult)]
+               ):
     "Write [(Candidate, EvalResult)] to `path` as JSONL, atomically."
     atomic_write(path, ''.join(json.dumps(dict(candidate=c.to_dict(), result=r.to_dict())) + '\n' for c, r in pairs))
 
-def read_pairs(path:str|Path)->list[tuple]:
+def read_pairs(path:str|Path, # a file written by `write_pairs`
+              )->list[tuple]:
     "[(Candidate, EvalResult)] of a file written by `write_pairs`."
     out = []
     for ln, d in load_jsonl(path, numbered=True):   # a line that is not JSON: an error naming it

@@ -18,10 +18,12 @@ __all__ = ['VariantBrowser', 'leaderboard_html']
 def _fmt(x)->str: return '—' if x is None else f"{x:.3g}×"
 
 def _ci(e, b:str)->str:
-    "' [lo, hi]' of a result's 95 % interval over `b` (another process on another machine of its kind should fall in it), with its processes; '' for none."
+    ("' [lo, hi]' of a result's 95 % interval over `b` (another process on another machine of its kind should fall in it), "
+     "with its processes; '' for none.")
     ci = (e.meta.get('speedup_ci') or {}).get(b) if e.speedups.get(b) else None
     k = len(e.meta.get('processes') or [None])
-    return f" [{ci[0]:.3g}, {ci[1]:.3g}]" + (f", {k} processes" if k > 1 else '') + (' (process-variable)' if 'process_variable' in e.flags else '') if ci else ''
+    return (f" [{ci[0]:.3g}, {ci[1]:.3g}]" + (f", {k} processes" if k > 1 else '')
+            + (' (process-variable)' if 'process_variable' in e.flags else '') if ci else '')
 
 def _code_diff(a:str, b:str, la:str, lb:str)->str:
     "A side-by-side HTML diff of two programs (changed blocks with 3 lines of context)."
@@ -34,7 +36,8 @@ _CSS = """<style>.cudal1 table.diff{font-family:monospace;font-size:11px;border-
 class VariantBrowser:
     "Choose a task and variants: reference and variants side by side with a diff, speedups per baseline and device, verdict, flags, lineage."
     def __init__(self, store, # a `cudal1_nb.store.Store`
-                 task_id:str|None=None, suite:str|None=None,
+                 task_id:str|None=None, # the task shown first (default: the first task)
+                 suite:str|None=None, # only this suite's tasks, when given
                  plot:bool=True): # a plotly chart of the chosen variants' speedups (needs plotly and anywidget)
         import ipywidgets as W
         self.store = store
@@ -62,7 +65,8 @@ class VariantBrowser:
             if e.candidate_id: self.evs.setdefault(e.candidate_id, []).append(e)
         # one program can belong to several releases (the same kernel released for several GPUs): its devices are listed
         devs = lambda cid: ' '.join(sorted({e.device for e in self.evs.get(cid, []) if e.device}))
-        opts = [(f"{c.name or c.id[:8]} · {c.stage} · {c.origin or '?'}" + (f" · {devs(c.id)}" if devs(c.id) else ''), c.id) for c in self.cands.values()]
+        opts = [(f"{c.name or c.id[:8]} · {c.stage} · {c.origin or '?'}" + (f" · {devs(c.id)}" if devs(c.id) else ''), c.id)
+                for c in self.cands.values()]
         self.variants.value = ()
         self.variants.options = opts
         if opts: self.variants.value = (opts[0][1],)
@@ -86,7 +90,8 @@ class VariantBrowser:
                 rows.append(f"<tr><td>{html.escape(c.name or c.id[:8])}</td><td>{html.escape(e.device)}</td><td>{e.kind}</td>"
                             f"<td>{e.verdict or ''}</td><td><b>{_fmt(e.speedups.get(b))}</b>{_ci(e, b)}</td><td>{html.escape(sp)}</td>"
                             f"<td>{html.escape(', '.join(e.flags))}</td><td>{html.escape(e.reason[:120])}</td></tr>")
-        head = f"<tr><th>variant</th><th>device</th><th>kind</th><th>verdict</th><th>{html.escape(b)}</th><th>all baselines</th><th>flags</th><th>reason</th></tr>"
+        head = (f"<tr><th>variant</th><th>device</th><th>kind</th><th>verdict</th><th>{html.escape(b)}</th>"
+                "<th>all baselines</th><th>flags</th><th>reason</th></tr>")
         self.results.value = _CSS + f"<div class='cudal1'><table>{head}{''.join(rows) or '<tr><td colspan=8>no evaluations</td></tr>'}</table></div>"
         lin = []
         for c in sel:
@@ -120,9 +125,13 @@ def _figure_widget():
     try: import plotly.graph_objects as go; return go.FigureWidget(layout=dict(
         barmode='group', yaxis=dict(type='log', title='speedup (log; 1 = baseline)'), height=320, margin=dict(t=40, b=40, l=60, r=10),
         shapes=[dict(type='line', xref='paper', x0=0, x1=1, y0=1, y1=1, line=dict(dash='dot', color='grey'))]))
-    except ImportError as e: raise ImportError(f"the browser's chart needs plotly and anywidget ({e}); pip install plotly anywidget, or pass plot=False") from e
+    except ImportError as e:
+        raise ImportError(f"the browser's chart needs plotly and anywidget ({e}); pip install plotly anywidget, or pass plot=False") from e
 
-def leaderboard_html(cands:dict, evs:dict, baseline:str='eager')->str:
+def leaderboard_html(cands:dict, # {candidate id: Candidate} of a task
+                     evs:dict, # {candidate id: [EvalResult]}
+                     baseline:str='eager', # the baseline the speedups are over
+                    )->str:
     "A task's variants ranked by their best correct speedup over `baseline`, one column per device."
     devs = sorted({e.device for es in evs.values() for e in es})
     best = {}
