@@ -109,7 +109,7 @@ def cmd_run(a)->int:
 
 # %% ../nbs/90_cli.ipynb #d7c4772d
 def cmd_stage(a)->int:
-    "`cudal1 stage NAME`: `cudal1 run --stages NAME` with the stage configs' own defaults and, without `--run-dir`, a fresh run directory per stage."
+    "`cudal1 stage NAME`: `cudal1 run --stages NAME` (the same default profile) and, without `--run-dir`, a fresh run directory per stage."
     return cmd_run(a)
 
 # %% ../nbs/90_cli.ipynb #d1a3356a
@@ -282,15 +282,17 @@ def _add_baselines(q, extra:str=''):
     q.add_argument('--baselines', help=BASELINES_HELP + extra)
     q.add_argument('--baseline', dest='baselines', action=_Renamed, new='--baselines')
 
-def _add_chain_options(q, profile:str):
+def _add_chain_options(q, stage:bool):
+    "The options `run` and `stage` share; both default to the `cpu-demo` profile (`--profile stage-defaults`: the stage configs' own sizes)."
     q.add_argument('-p', '--param', nargs=2, action='append', metavar=('KEY', 'VALUE'),
                    help=P_HELP + ": STAGE.KEY sets one stage's field, KEY every stage of the chain that has it")
     q.add_argument('--config', help='a JSON file: one section per stage, or flat fields (given to every stage that has them)')
     q.add_argument('--run-dir', help='one pipeline run directory for the chain; an existing one is resumed: complete, intact stages '
                    'with an unchanged config are skipped, rl continues from its last checkpoint' +
-                   ('' if profile == 'cpu-demo' else " (default: a fresh run directory per stage, under BASE/runs/STAGE)"))
-    q.add_argument('--profile', type=_profile, default=profile, choices=['cpu-demo', 'stage-defaults'],
-                   help='the settings under the config file and -p (see profiles below; the earlier names embedded and none are accepted)')
+                   (" (default: a fresh run directory per stage, under BASE/runs/STAGE)" if stage else ''))
+    q.add_argument('--profile', type=_profile, default='cpu-demo', choices=['cpu-demo', 'stage-defaults'],
+                   help='the settings under the config file and -p: cpu-demo (the default of run and stage alike) or stage-defaults '
+                        '(see profiles below; the earlier names embedded and none are accepted)')
     q.add_argument('--fields', action='store_true', help="list the config fields of the stages and exit")
 
 def build_parser()->argparse.ArgumentParser:
@@ -353,14 +355,15 @@ def build_parser()->argparse.ArgumentParser:
     rp.add_argument('--html', dest='out', action=_Renamed, new='--out')
     rp.set_defaults(fn=cmd_report)
     epi = _stages_epilog()
-    sg = cmd('stage', 'run one stage notebook (or a chain) through papermill; `run --stages NAME` with the stage configs\' own defaults', epilog=epi)
+    sg = cmd('stage', 'run one stage notebook (or a chain) through papermill: `run --stages NAME`, in a run directory per stage unless --run-dir',
+             epilog=epi)
     sg.add_argument('name', help='a stage, a chain, or comma-separated stages (listed below)')
-    _add_chain_options(sg, 'stage-defaults')
+    _add_chain_options(sg, stage=True)
     sg.set_defaults(fn=cmd_stage)
     r = cmd('run', "the pipeline on the embedded default (the CPU mini-suite, a tiny model): collect -> augment -> sft -> "
                    "selftrain -> rl -> report in one resumable run directory", epilog=epi)
     r.add_argument('--stages', default='all', help="a chain, a stage or comma-separated stages (listed below); 'evaluate' is the mini-suite evaluation alone")
-    _add_chain_options(r, 'cpu-demo')
+    _add_chain_options(r, stage=False)
     r.set_defaults(fn=cmd_run)
     sv = cmd('serve', "the harness as an HTTP service for RL trainers (verl, OpenRLHF, slime, TRL, KernelGYM's client): submit and poll, "
                       "results cached in the variant store, accepted jobs kept on disk until answered")

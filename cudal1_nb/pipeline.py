@@ -14,9 +14,9 @@ from .core import (StageConfig, print_table, new_run_dir, start_run, finish_run,
                             git_info, repo_root, get_base_dir)
 
 # %% auto #0
-__all__ = ['REGISTRY', 'CHAINS', 'EMBEDDED', 'EMBEDDED_SECONDS', 'PROFILES', 'PROFILE_DOCS', 'PROFILE_ALIASES', 'WORLD', 'Stage',
-           'chain_of', 'profile_name', 'plan_chain', 'plan_world', 'nbs_dir', 'run_stage', 'run_chain', 'SuiteConfig',
-           'evaluate_suite']
+__all__ = ['REGISTRY', 'CHAINS', 'DEMO_TASKS', 'EMBEDDED', 'EMBEDDED_SECONDS', 'PROFILES', 'PROFILE_DOCS', 'PROFILE_ALIASES',
+           'WORLD', 'Stage', 'chain_of', 'profile_name', 'plan_chain', 'plan_world', 'nbs_dir', 'run_stage',
+           'run_chain', 'SuiteConfig', 'evaluate_suite']
 
 # %% ../nbs/10_pipeline.ipynb #cbb3107b
 @dataclass(frozen=True)
@@ -70,16 +70,19 @@ def chain_of(name:str)->tuple:
     return st
 
 # %% ../nbs/10_pipeline.ipynb #867ddb9c
+DEMO_TASKS = ('minibench/L1/1', 'minibench/L1/4', 'minibench/L1/5', 'minibench/L1/6', 'minibench/L1/7', 'minibench/L1/8')   # 6 training tasks
 EMBEDDED = dict(
+    collect=dict(limit=len(DEMO_TASKS)),
     augment=dict(n=1),
-    sft=dict(time_budget_s=210.0, eval_samples=1),
-    selftrain=dict(rounds=1, samples=1, temperature=0.5, steps=40),
-    rl=dict(time_budget_s=120.0, steps=1000, num_generations=4, prompts_per_step=4, temperature=0.5, learning_rate=1e-4,
-            max_completion_length=768, held_out_samples=1),
+    sft=dict(steps=120, time_budget_s=0.0, eval_samples=1, eval_max_new_tokens=384, rate_floor=0.1),
+    selftrain=dict(ids=list(DEMO_TASKS), rounds=1, samples=1, temperature=0.5, max_new_tokens=384, steps=20, time_budget_s=0.0,
+                   expected_steps_per_s=0.7),
+    rl=dict(ids=list(DEMO_TASKS), arm='plain', steps=4, time_budget_s=0.0, num_generations=4, prompts_per_step=2, temperature=0.5, learning_rate=1e-4,
+            max_completion_length=384, held_out_samples=1),
 )
-EMBEDDED_SECONDS = dict(evaluate=150, collect=309, augment=182, sft=269, selftrain=149, rl=213, report=2)
+EMBEDDED_SECONDS = dict(evaluate=150, collect=170, augment=70, sft=172, selftrain=125, rl=50, report=2)
 PROFILES = {'cpu-demo': EMBEDDED, 'stage-defaults': {}}
-PROFILE_DOCS = {'cpu-demo': "the embedded default's sizes: the whole chain on 2 CPU cores in about 20 minutes (`EMBEDDED`)",
+PROFILE_DOCS = {'cpu-demo': "the CPU demo (`EMBEDDED`, the default): the whole chain on 6 mini-suite tasks, minutes on 2 CPU cores",
                 'stage-defaults': "nothing set: every stage config's own defaults (the real sizes; a GPU for sft, selftrain and rl)"}
 PROFILE_ALIASES = {'embedded': 'cpu-demo', 'none': 'stage-defaults'}   # earlier names, still accepted
 
@@ -117,19 +120,22 @@ def plan_chain(chain:tuple, # stage names, in order
     for i, st in enumerate(chain):
         s = REGISTRY[st]
         cls = s.config_class()
-        p = {k: v for k, v in PROFILES[profile].get(st, {}).items()}
-        p.update(config.get(st, {}) if sections else {k: v for k, v in config.items() if takes(st, k)})
+        prof = PROFILES[profile].get(st, {})
+        p = dict(config.get(st, {}) if sections else {k: v for k, v in config.items() if takes(st, k)})
         for k, v in overrides.items():
             s_, _, f = k.rpartition('.')
             if s_ == st or (not s_ and takes(st, f)): p[f] = v
         try:
-            p = cls.current_names(p)
+            p = {**prof, **cls.current_names(p)}
             if 'suite' in flds[st]:
                 if 'suite' not in p: p['suite'] = world if world is not None else cls.__dataclass_fields__['suite'].default
                 world = p['suite'] if world is None else world
+                if p['suite'] != 'minibench' and p.get('ids') is prof.get('ids', ()): p.pop('ids', None)   # the profile's are mini-suite tasks
             given = lambda k: not ((k == s.takes and i > 0) or (k == s.takes_pipeline and len(chain) > 1))   # not what an earlier stage or the run supplies
             cls.from_params({k: v for k, v in p.items() if given(k)})
-        except (ValueError, TypeError, FileNotFoundError) as e: raise ValueError(f"stage {st}: {e}") from None
+        except (ValueError, TypeError, FileNotFoundError) as e:
+            under = f" (under the {profile} profile's settings: {sorted(prof)})" if prof else ''
+            raise ValueError(f"stage {st}: {e}{under}") from None
         plan[st] = p
     return plan
 

@@ -32,3 +32,13 @@ def shared_file(*parts):
     p = SHARED.joinpath(*parts)
     if not p.exists(): pytest.skip(f"{p} not present (../shared is optional)")
     return p
+
+
+@pytest.hookimpl(tryfirst=True)   # before pytest-xdist reads the marks (`-n 2 --dist loadgroup`)
+def pytest_collection_modifyitems(config, items):
+    "A test that uses a module-scoped fixture of its own module joins that module's xdist group: one worker makes the fixture, once."
+    for item in items:
+        if item.get_closest_marker('xdist_group') or not hasattr(item, '_fixtureinfo'): continue
+        defs = [d for ds in item._fixtureinfo.name2fixturedefs.values() for d in ds]
+        if any(d.scope == 'module' and getattr(d.func, '__module__', None) == item.module.__name__ for d in defs):
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__))

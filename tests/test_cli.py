@@ -27,22 +27,41 @@ def test_store_cli_rejects_bad_file_cleanly(tmp_path, base_dir):
         assert not has or con.execute('select count(*) from tasks').fetchone()[0] == 0
 
 
-def test_run_on_two_tasks(tmp_path, base_dir):
-    "The mini-suite evaluation alone (`--stages evaluate`, what `cudal1 run` was before the training stages)."
-    db = tmp_path/'run.sqlite'
-    r = cudal1('run', '--stages', 'evaluate', '-p', 'limit', '2', '-p', 'db', str(db))
+def test_run_evaluate_then_stage_resumes_it(base_dir):
+    """The mini-suite evaluation alone (`cudal1 run --stages evaluate`, what `cudal1 run` was before the training stages) in a
+    new pipeline directory, its notebook executed by papermill with the parameters injected; then `cudal1 stage evaluate
+    --run-dir` on that directory is the same run: the complete stage is skipped."""
+    r = cudal1('run', '--stages', 'evaluate', '-p', 'limit', '1')
     assert r.returncode == 0, r.stdout + r.stderr
     pipes = list((base_dir/'runs'/'pipeline').iterdir()); assert len(pipes) == 1
     rd = pipes[0]/'1-evaluate'
     cfg = json.loads((rd/'config.json').read_text())
-    assert cfg['config_class'] == 'SuiteConfig' and cfg['config']['limit'] == 2 and 'git_sha' in cfg
-    summ = json.loads((rd/'summary.json').read_text()); assert (summ['tasks_ok'], summ['tasks']) == (2, 2)
+    assert cfg['config_class'] == 'SuiteConfig' and cfg['config']['limit'] == 1 and 'git_sha' in cfg
+    nb = json.loads((rd/'notebook.ipynb').read_text())
+    assert [c for c in nb['cells'] if 'injected-parameters' in c['metadata'].get('tags', [])]   # papermill's parameters cell
+    summ = json.loads((rd/'summary.json').read_text()); assert (summ['tasks_ok'], summ['tasks']) == (1, 1)
     vs = [json.loads(l) for l in (rd/'results.jsonl').read_text().splitlines()]
-    assert len(vs) >= 6 and all(v['verdict'] == 'ok' and v['speedups']['eager'] > 0 for v in vs)
-    con = sqlite3.connect(db)
-    assert con.execute('select count(*) from tasks').fetchone()[0] == 2
+    assert len(vs) >= 3 and all(v['verdict'] == 'ok' and v['speedups']['eager'] > 0 for v in vs)
+    con = sqlite3.connect(pipes[0]/'store.sqlite')   # the pipeline directory's shared store
+    assert con.execute('select count(*) from tasks').fetchone()[0] == 1
     assert con.execute("select count(*) from candidates where stage='minibench'").fetchone()[0] == len(vs)
     assert con.execute("select count(*) from evaluations where kind='measured' and verdict='ok'").fetchone()[0] == len(vs)
+    r = cudal1('stage', 'evaluate', '--run-dir', str(pipes[0]), '-p', 'limit', '1'); assert r.returncode == 0, r.stderr[-2000:]
+    assert '[1/1] evaluate: complete in an earlier run' in r.stderr
+    assert json.loads(r.stdout.split('evaluate: ', 1)[1].splitlines()[0]) == summ
+
+
+def test_stage_and_run_plan_a_stage_alike():
+    "`cudal1 stage NAME` is `cudal1 run --stages NAME`: the same profile by default (cpu-demo), so the same settings."
+    from cudal1_nb.cli import build_parser
+    from cudal1_nb.pipeline import plan_chain, chain_of, EMBEDDED
+    def plan(*argv):
+        a = build_parser().parse_args(list(argv))
+        return plan_chain(chain_of(a.name if a.cmd == 'stage' else a.stages), {}, {}, profile=a.profile)
+    for st in ('sft', 'selftrain', 'rl', 'stage1'):
+        assert plan('stage', st) == plan('run', '--stages', st), st
+    assert all(plan('stage', 'rl')['rl'][k] == v for k, v in EMBEDDED['rl'].items())
+    assert plan('stage', 'rl', '--profile', 'stage-defaults') == plan('run', '--stages', 'rl', '--profile', 'stage-defaults') != plan('stage', 'rl')
 
 
 def test_run_rejects_unknown_parameter(base_dir):
@@ -109,13 +128,3 @@ def test_deprecated_spellings_still_work(tmp_path):
     assert r.returncode == 0, r.stderr
     assert '--baseline is deprecated, use --baselines' in r.stderr and '--html is deprecated, use --out' in r.stderr
     assert {json.loads(l)['baseline'] for l in r.stdout.splitlines()} == {'eager'} and (tmp_path/'r.html').exists()
-
-
-def test_stage_resumes_with_run_dir(tmp_path, base_dir):
-    "`stage NAME --run-dir DIR` is `run --stages NAME`: a second call skips the complete stage."
-    args = ('stage', 'evaluate', '--run-dir', str(tmp_path/'p'), '-p', 'limit', '1')
-    r = cudal1(*args); assert r.returncode == 0, r.stderr[-2000:]
-    summ = json.loads(r.stdout.split('evaluate: ', 1)[1].splitlines()[0])
-    assert summ['tasks_ok'] == 1 and (tmp_path/'p'/'1-evaluate'/'summary.json').exists() and (tmp_path/'p'/'store.sqlite').exists()
-    r = cudal1(*args); assert r.returncode == 0, r.stderr[-2000:]
-    assert '[1/1] evaluate: complete in an earlier run' in r.stderr

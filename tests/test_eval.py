@@ -1,4 +1,4 @@
-"The harness on CPU: verdicts for good and bad candidates, a 20-candidate batch, cached compiles, the `cudal1 eval` command."
+"The harness on CPU: verdicts for good and bad candidates, a batch over several tasks, cached compiles, the `cudal1 eval` command."
 import json, os, time
 from pathlib import Path
 import pytest
@@ -35,13 +35,40 @@ WANT = dict(incorrect='incorrect', crashing='error', hanging='timeout', exiting=
             too_slow='ok', wrong_shape='incorrect', wrong_dtype='incorrect', not_tensor='incorrect')
 
 
-def test_verdicts_for_good_and_bad_candidates(base_dir):
-    t = _task('minibench/L2/3')
-    good = [v for v in minibench_variants(t) if not v.meta['cpp']]
-    bad = [Candidate(t.id, _wrap(good[0].code, b), name=k) for k, b in BAD.items()]
-    flip = Candidate(t.id, 'import torch\ntorch.set_num_threads(2)\n' + good[0].code, name='threads')   # global state changed at import
-    res = evaluate(t, good + bad + [flip], cfg=CFG)
-    got = {c.name: r for c, r in zip(good + bad + [flip], res)}
+TAMPER = dict(   # candidates that replace the clock or the comparison, at import or inside forward (each wraps the first honest variant)
+    clock=lambda code: 'import time\n_real = time.perf_counter\ntime.perf_counter = lambda: _real() * 0.5\n' + code,
+    allclose=lambda code: _wrap(code, '        import torch\n        torch.allclose = lambda *a, **k: True\n        return out'),
+    harness=lambda code: _wrap(code, '        import sys\n'
+                                     '        sys.modules["cudal1_nb.timing"]._Timer.__call__ = lambda self, fn, xs: (fn(*xs), 1e-6)\n        return out'),
+    compiled=lambda code: _wrap(code, '        return out').replace('out = super().forward(*a)', 'out = self._c(*a)').replace(
+        'class ModelNew(_Honest):', 'class ModelNew(_Honest):\n    def __init__(self, *a, **k):\n        super().__init__(*a, **k)\n'
+                                    '        import torch\n        self._c = torch.compile(super().forward)'),
+)
+
+
+@pytest.fixture(scope='module')
+def l2_3(tmp_path_factory):
+    """One batch on minibench/L2/3, judged once for the three tests below (each candidate is judged in its own processes,
+    so a batch gives each the verdict it gets alone): the honest variants, the usual failures (`BAD`), a global switch
+    changed at import, two precision downgrades, and timer and check tampering. Returns (task, honest variants, name -> result)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv('CUDAL1_BASE_DIR', str(tmp_path_factory.mktemp('base')))
+        t = _task('minibench/L2/3')
+        good = [v for v in minibench_variants(t) if not v.meta['cpp']]
+        bad = [Candidate(t.id, _wrap(good[0].code, b), name=k) for k, b in BAD.items()]
+        flip = Candidate(t.id, 'import torch\ntorch.set_num_threads(2)\n' + good[0].code, name='threads')   # global state changed at import
+        low = [Candidate(t.id, _wrap(good[0].code, f'        return out.to(torch.{k}).to(out.dtype)'), name=k) for k in ('float16', 'bfloat16')]
+        tamper = [Candidate(t.id, f(good[0].code), name=k) for k, f in TAMPER.items()]
+        cands = good + bad + [flip] + low + tamper
+        cfg = EvalConfig(timeout=120, budget_s=CFG.budget_s, min_trials=CFG.min_trials)   # torch.compile's first call: ~27 s on 2 busy cores
+        res = evaluate(t, cands, cfg=cfg)
+    assert len({c.name for c in cands}) == len(cands)
+    return t, good, {c.name: r for c, r in zip(cands, res)}
+
+
+@pytest.mark.xdist_group('eval-l2-3')
+def test_verdicts_for_good_and_bad_candidates(l2_3):
+    t, good, got = l2_3
     th = got['threads']   # T9 under strict: a global switch a program changes stays changed for whatever runs next in the process
     assert th.verdict == 'cheat' and th.meta['cheat_ids'] == ['T9'] and 'changed:threads' in th.flags, (th.reason, th.flags)
     assert th.meta['changed']['threads'] == [1, 2] and apply_policy(th, 'audit').verdict == 'ok'
@@ -87,24 +114,25 @@ def test_call_that_never_returns_is_stopped_in_seconds(base_dir):
     assert time.time() - t0 < 90
 
 
-def test_batch_of_20_with_5_faulty(base_dir):
+def test_batch_of_10_with_3_faulty(base_dir):
+    "A batch over several tasks with faulty candidates among honest ones: each faulty one fails, every honest one is measured ok."
     items, faulty = [], set()
-    tasks = [t for t in minibench_tasks() if t.level in (1, 3)][:8]
+    tasks = [t for t in minibench_tasks() if t.level in (1, 3)][:4]
     names = list(BAD)
     n = 0
     for t in tasks:
         cs = [v for v in minibench_variants(t) if not v.meta['cpp']][:2]
-        if len(faulty) < 5:
+        if len(faulty) < 3:
             k = names[len(faulty) % len(names)] if names[len(faulty)] not in ('hanging', 'too_slow') else 'incorrect'
             c = Candidate(t.id, _wrap(cs[0].code, BAD[k]), name=f'bad-{k}'); faulty.add(c.id); cs.append(c)
         items.append((t, cs)); n += len(cs)
-        if n >= 20: break
-    assert n >= 20 and len(faulty) == 5
+        if n >= 10: break
+    assert n >= 10 and len(faulty) == 3
     res = evaluate_many(items, cfg=CFG)
     flat = [(c, r) for (t, cs), rs in zip(items, res) for c, r in zip(cs, rs)]
     assert all(r.verdict != 'ok' for c, r in flat if c.id in faulty)
     good = [(c, r) for c, r in flat if c.id not in faulty]
-    assert len(good) >= 15 and all(r.verdict == 'ok' and r.speedup() > 0 for c, r in good), [(c.name, r.reason) for c, r in good if not r.ok]
+    assert len(good) >= 7 and all(r.verdict == 'ok' and r.speedup() > 0 for c, r in good), [(c.name, r.reason) for c, r in good if not r.ok]
 
 
 def test_second_evaluation_never_recompiles(base_dir):
@@ -228,33 +256,25 @@ def test_failed_build_is_flagged_and_not_retried(base_dir):
     assert first.meta['build_s'] > 3 * again.meta['build_s'], (first.meta['build_s'], again.meta['build_s'])   # the compiler ran once
 
 
-def test_precision_downgrade_is_flagged(base_dir):
+@pytest.mark.xdist_group('eval-l2-3')
+def test_precision_downgrade_is_flagged(l2_3):
     "Outputs that pass atol=rtol=1e-2 but carry fp16/bf16 rounding are flagged `precision`; the honest variants are not."
-    t = _task('minibench/L2/3')
-    good = [v for v in minibench_variants(t) if not v.meta['cpp']]
-    low = {k: Candidate(t.id, _wrap(good[0].code, f'        return out.to(torch.{k}).to(out.dtype)'), name=k) for k in ('float16', 'bfloat16')}
-    res = dict(zip([c.name for c in good + list(low.values())], evaluate(t, good + list(low.values()), cfg=CFG)))
-    for k in low:   # strict (the default policy) rejects a precision downgrade; `audit` keeps it as a flag
+    t, good, res = l2_3
+    for k in ('float16', 'bfloat16'):   # strict (the default policy) rejects a precision downgrade; `audit` keeps it as a flag
         assert res[k].verdict == 'cheat' and 'precision' in res[k].flags and res[k].meta['err_ratio'] > 100, (k, res[k].reason, res[k].meta.get('err_ratio'))
         assert res[k].reason.startswith('C10 precision') and apply_policy(res[k], 'audit').verdict == 'ok'
     for g in good: assert 'precision' not in res[g.name].flags and res[g.name].meta['err_ratio'] < 10, (g.name, res[g.name].meta.get('err_ratio'))
 
 
-def test_timer_and_check_tampering_is_a_cheat(base_dir):
+@pytest.mark.xdist_group('eval-l2-3')
+def test_timer_and_check_tampering_is_a_cheat(l2_3):
     "Candidates that replace the clock or the comparison (at import, or inside forward) get verdict cheat, naming what they replaced."
-    t = _task('minibench/L2/3')
-    good = next(v for v in minibench_variants(t) if not v.meta['cpp'])
-    at_import = Candidate(t.id, 'import time\n_real = time.perf_counter\ntime.perf_counter = lambda: _real() * 0.5\n' + good.code, name='clock')
-    in_forward = Candidate(t.id, _wrap(good.code, '        import torch\n        torch.allclose = lambda *a, **k: True\n        return out'), name='allclose')
-    via_module = Candidate(t.id, _wrap(good.code, '        import sys\n        sys.modules["cudal1_nb.timing"]._Timer.__call__ = lambda self, fn, xs: (fn(*xs), 1e-6)\n        return out'), name='harness')
-    compiled = Candidate(t.id, _wrap(good.code, '        return out').replace('out = super().forward(*a)', 'out = self._c(*a)').replace(
-        'class ModelNew(_Honest):', 'class ModelNew(_Honest):\n    def __init__(self, *a, **k):\n        super().__init__(*a, **k)\n        import torch\n        self._c = torch.compile(super().forward)'), name='compiled')
-    res = evaluate(t, [good, at_import, in_forward, via_module, compiled], cfg=EvalConfig(timeout=120, budget_s=0.3, min_trials=5))   # torch.compile's first call: ~27 s on 2 busy cores
-    assert res[0].verdict == 'ok', res[0].reason
-    assert res[4].verdict == 'ok', res[4].reason   # torch.compile wraps torch.manual_seed itself: not tampering
-    want = {1: 'time.perf_counter', 2: 'torch.allclose', 3: 'timing._Timer.__call__'}
-    for i, name in want.items():
-        assert res[i].verdict == 'cheat' and name in res[i].reason and 'tamper' in res[i].flags, (i, res[i].verdict, res[i].reason)
+    t, good, res = l2_3
+    assert res[good[0].name].verdict == 'ok', res[good[0].name].reason
+    assert res['compiled'].verdict == 'ok', res['compiled'].reason   # torch.compile wraps torch.manual_seed itself: not tampering
+    want = {'clock': 'time.perf_counter', 'allclose': 'torch.allclose', 'harness': 'timing._Timer.__call__'}
+    for k, name in want.items():
+        assert res[k].verdict == 'cheat' and name in res[k].reason and 'tamper' in res[k].flags, (k, res[k].verdict, res[k].reason)
 
 
 RETURNS_STATE = '''import torch

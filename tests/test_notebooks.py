@@ -1,4 +1,5 @@
-"Notebooks: the papermill `parameters` tag survives nbdev-clean, and a stage notebook runs under papermill."
+"""Notebooks: the papermill `parameters` tag survives nbdev-clean. (A stage notebook run under papermill with its parameters
+injected: `test_cli.py::test_run_evaluate_then_stage_resumes_it`, and every stage in `test_pipeline.py`.)"""
 import json, shutil, subprocess, sys
 from pathlib import Path
 import pytest
@@ -22,14 +23,3 @@ def test_parameters_tag_survives_nbdev_clean(tmp_path):
         assert len(_param_cells(out)) == 1
         assert not any('scrollable' in c.get('metadata', {}) for c in out['cells'])
     finally: cp.unlink(missing_ok=True)
-
-
-def test_pipeline_notebook_runs_under_papermill(tmp_path, base_dir):
-    pm = pytest.importorskip('papermill')
-    out = tmp_path/'out.ipynb'
-    pm.execute_notebook(str(ROOT/'nbs'/'stages'/'evaluate.ipynb'), str(out), parameters=dict(params=dict(levels=[3], limit=1, db=str(tmp_path/'s.sqlite'))),
-                        cwd=str(ROOT/'nbs'/'stages'), progress_bar=False, kernel_name='python3')
-    nb = json.loads(out.read_text())
-    assert [c for c in nb['cells'] if 'injected-parameters' in c['metadata'].get('tags', [])]
-    runs = list((base_dir/'runs'/'evaluate').iterdir())
-    assert len(runs) == 1 and json.loads((runs[0]/'config.json').read_text())['config']['levels'] == [3]

@@ -5,6 +5,7 @@ import os, time, pytest
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 ray = pytest.importorskip('ray')
+pytestmark = pytest.mark.xdist_group('ray')   # one worker: the tests start and stop Ray clusters on this host one after another
 from cudal1_nb.core import Candidate
 from cudal1_nb.eval import EvalConfig, evaluate_many
 from cudal1_nb.executor import RayExecutor, _KEPT
@@ -84,7 +85,7 @@ CHEATS = ('C10_half_precision', 'C11_zeros', 'C13_mode_detection', 'C6_zero_inpu
 
 def _items():
     out = []
-    for i, t in enumerate(minibench_tasks()[:3]):
+    for i, t in enumerate(minibench_tasks()[:2]):
         vs = [v for v in minibench_variants(t) if not v.meta['cpp']][:2]
         out.append((t, vs + ([Candidate(t.id, c, name=k) for k, c in _bad(vs[0].code).items()] if i == 0 else [])))
     by = defaultdict(list)
@@ -101,7 +102,7 @@ def test_ray_same_verdicts_as_local(cluster):
     items, cheats = _items()
     remote = evaluate_many(items, cfg=EvalConfig(**CHEAP, executor='ray'))
     assert {r.meta['executor'] for rs in remote for r in rs} == {'ray'}
-    for (t, cs), rs in zip(items[:3], remote[:3]):   # the honest variants, measured
+    for (t, cs), rs in zip(items[:2], remote[:2]):   # the honest variants, measured
         assert [r.verdict for r in rs[:2]] == ['ok', 'ok'] and all(r.speedups.get('eager', 0) > 0 for r in rs[:2]), (t.id, [(r.verdict, r.reason) for r in rs[:2]])
     v = {c.name: r for c, r in zip(items[0][1], remote[0])}
     assert {k: v[k].verdict for k in _bad('')} == dict(wrong='incorrect', crash='error', exits='error', noclass='error'), {k: (v[k].verdict, v[k].reason) for k in _bad('')}

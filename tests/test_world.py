@@ -4,7 +4,7 @@ import json, warnings
 from pathlib import Path
 import pytest
 from conftest import cudal1, ROOT
-from cudal1_nb.pipeline import plan_chain, plan_world, CHAINS, WORLD
+from cudal1_nb.pipeline import plan_chain, plan_world, CHAINS, WORLD, DEMO_TASKS
 
 pytest.importorskip('trl')
 
@@ -35,6 +35,7 @@ def test_tutorial_gpu_config_plans_kernelbench_on_the_gpu():
 def test_suite_is_carried_forward_unless_a_stage_sets_its_own():
     plan = plan_chain(CHAINS['train'], {'collect': {'suite': 'kernelbench'}, 'rl': {'suite': 'minibench'}}, profile='cpu-demo')
     assert [plan[s]['suite'] for s in ('collect', 'selftrain', 'rl')] == ['kernelbench', 'kernelbench', 'minibench']
+    assert 'ids' not in plan['selftrain'] and tuple(plan['rl']['ids']) == DEMO_TASKS   # the CPU demo's tasks apply in the mini-suite only
     plan = plan_chain(CHAINS['train'], {}, {'suite': 'cuda-l1:h100'})      # a flat -p suite: every stage with the field
     assert {plan[s]['suite'] for s in ('collect', 'selftrain', 'rl')} == {'cuda-l1:h100'}
     plan = plan_chain(CHAINS['train'], {}, profile='cpu-demo')              # nothing set: the first stage's default, shown
