@@ -135,7 +135,17 @@ def test_batch_of_10_with_3_faulty(base_dir):
     assert len(good) >= 7 and all(r.verdict == 'ok' and r.speedup() > 0 for c, r in good), [(c.name, r.reason) for c, r in good if not r.ok]
 
 
-def test_second_evaluation_never_recompiles(base_dir):
+@pytest.fixture(scope='module')
+def build_base(tmp_path_factory):
+    """One base directory for the tests that build extensions: the precompiled `torch/extension.h` (about 15 s to make on
+    2 cores) is made once for them; each builds programs of its own, in build folders of their own."""
+    with pytest.MonkeyPatch.context() as mp:
+        d = tmp_path_factory.mktemp('builds')
+        mp.setenv('CUDAL1_BASE_DIR', str(d))
+        yield d
+
+
+def test_second_evaluation_never_recompiles(build_base):
     t = _task('minibench/L1/3')
     cpp = [v for v in minibench_variants(t) if v.meta['cpp']][:1]
     r1 = evaluate(t, cpp, cfg=CFG)[0]
@@ -242,7 +252,7 @@ except Exception as e:
 '''
 
 
-def test_failed_build_is_flagged_and_not_retried(base_dir):
+def test_failed_build_is_flagged_and_not_retried(build_base):
     "A candidate whose extension fails to build and that falls back to PyTorch is measured, flagged, and its build is not paid for twice."
     t = _task('minibench/L2/3')
     good = next(v for v in minibench_variants(t) if not v.meta['cpp'])
@@ -330,7 +340,7 @@ def get_init_inputs(): return []
 '''
 
 
-def test_reference_that_builds_is_built_once(base_dir):
+def test_reference_that_builds_is_built_once(build_base):
     """A reference that builds an extension at import, and a candidate that builds one too: the candidate's compile job
     and its candidate job both load the reference in the candidate's build cache, and must pass torch the same build
     arguments (the precompiled header's include folder too), or the candidate job rebuilds the reference's extension."""
