@@ -42,3 +42,14 @@ def pytest_collection_modifyitems(config, items):
         defs = [d for ds in item._fixtureinfo.name2fixturedefs.values() for d in ds]
         if any(d.scope == 'module' and getattr(d.func, '__module__', None) == item.module.__name__ for d in defs):
             item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+
+
+@pytest.hookimpl(trylast=True)    # after pytest-xdist has put each group's name into its tests' ids
+def pytest_collection_finish(session):
+    "Refuse to run when `--dist loadgroup` would silently ignore the groups (pytest 9.2 with pytest-xdist 3.8, pytest-xdist#1386)."
+    if getattr(session.config.option, 'loadgroup', False) and hasattr(session.config, 'workerinput'):
+        lost = [i.nodeid for i in session.items if i.get_closest_marker('xdist_group') and '@' not in i.nodeid]
+        if lost:
+            msg = (f"--dist loadgroup ignores the xdist_group marks with pytest {pytest.__version__} (e.g. {lost[0]}): "
+                   "every module fixture would run on each worker; install pytest<9.2")
+            print(msg, file=sys.__stderr__, flush=True); pytest.exit(msg, returncode=3)

@@ -169,7 +169,7 @@ def test_resume_skips_what_is_intact_and_redoes_the_rest(chain):
     assert _stderr_lines(p, '[1/2] collect: complete'), p.stderr[-2000:]
     assert _stderr_lines(p, '[2/2] augment: running again (output augmented.jsonl changed'), p.stderr[-2000:]
     assert json.loads((pdir/'2-augment'/'summary.json').read_text())['rewrites'] == first['rewrites']
-    p = cudal1('run', '--run-dir', str(pdir), *STAGE1[:-2], '-p', 'augment.n', '2', env=env)   # a changed config: redone
+    p = cudal1('run', '--run-dir', str(pdir), *STAGE1[:-3], '-p', 'augment.n', '2', env=env)   # a changed config: redone
     assert p.returncode == 0, p.stderr[-3000:]
     assert _stderr_lines(p, '[2/2] augment: running again (its config changed)'), p.stderr[-2000:]
     assert json.loads((pdir/'2-augment'/'config.json').read_text())['config']['n'] == 2
