@@ -333,3 +333,22 @@ def test_cpu_precision_step_times_each_setting(capsys):
     assert [(l.split()[0], l.split('=')[1].split()[0].rstrip(':')) for l in rows] == [
         ('fp32', 'False'), ('fp32', 'True'), ('bf16', 'False'), ('bf16', 'True')]
     assert all(float(re.search(r'median ([\d.]+) s/step', l).group(1)) > 0 and l.endswith('n=1)') for l in rows)
+
+
+def test_refine_vs_sample_tiny_model_on_the_cpu(tmp_path, capsys, monkeypatch):
+    "Its CPU smoke test: a tiny random model, one task per split, k = 2: both arms' rows per budget, the turns and the meta, written."
+    monkeypatch.setenv('CUDAL1_BASE_DIR', str(tmp_path/'base'))
+    from benchmarks import refine_vs_sample
+    rows = refine_vs_sample.main(['--model', 'tiny', '--device', 'cpu', '--k', '2', '--episodes', '1', '--tasks', '1',
+                                  '--max-new-tokens', '8', '--out', str(tmp_path/'out')])
+    assert [(r['split'], r['arm'], r['budget']) for r in rows] == [(s, a, b) for s in ('train', 'held-out') for a in ('refine', 'sample') for b in (1, 2)]
+    assert all(r['slots'] == 1 and r['correct'] == 0 and r['unparsed'] == 1.0 and r['best_gmean'] == 1.0 for r in rows)
+    assert [r['programs'] for r in rows if r['arm'] == 'sample'] == [1, 2, 1, 2]   # k samples: every one judged
+    from benchmarks.common import load_jsonl
+    assert load_jsonl(tmp_path/'out'/'table.jsonl') == json.loads(json.dumps(rows))
+    turns = load_jsonl(tmp_path/'out'/'turns.jsonl.gz')
+    assert len(turns) == sum(r['programs'] for r in rows if r['budget'] == 2) and {t['verdict'] for t in turns} == {'unparsed'}
+    meta = json.loads((tmp_path/'out'/'meta.json').read_text())
+    assert meta['harness_version'] and set(meta['arms']) == {'train/refine', 'train/sample', 'held-out/refine', 'held-out/sample'}
+    assert all(m['completions'] > 0 and m['tokens'] > 0 for m in meta['arms'].values())
+    assert 'best_gmean' in capsys.readouterr().out
