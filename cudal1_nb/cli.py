@@ -14,7 +14,7 @@ from .core import print_table
 # %% auto #0
 __all__ = ['P_HELP', 'SELECT_HELP', 'BASELINES_HELP', 'DEVICE_HELP', 'cmd_tasks', 'cmd_download', 'cmd_store', 'print_fields',
            'cmd_run', 'cmd_stage', 'cmd_eval', 'cmd_audit', 'baseline_aliases', 'resolve_baselines', 'cmd_report',
-           'serve_config', 'cmd_serve', 'version_text', 'build_parser', 'main']
+           'serve_config', 'env_serve_config', 'cmd_env', 'cmd_serve', 'version_text', 'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #18f56540
 def _csv_ints(s): return [int(x) for x in s.split(',') if x.strip()] if s else None
@@ -225,6 +225,21 @@ def serve_config(a):
              token_file=a.token_file or '', db=a.db or '', jobs_db=a.jobs_db or '', eval=_params(a.param, None))
     return ServeConfig.from_params(d)
 
+def env_serve_config(a):
+    "The `EnvServeConfig` of `cudal1 env`'s arguments ('auto' device resolved)."
+    from cudal1_nb.envserve import EnvServeConfig
+    env = (dict(device=_device(a), max_turns=a.max_turns, resume=not a.no_resume) | _params(a.env, None) | ({'db': a.db} if a.db else {})
+           | ({'episodes': a.episodes} if a.episodes else {}) | ({'eval': _params(a.param, None)} if a.param else {}))
+    return EnvServeConfig.from_params(dict(_params(a.set, None), suite=a.suite, host=a.host, port=a.port, auth=not a.no_auth,
+                                           token_file=a.token_file or '', env=env))
+
+def cmd_env(a)->int:
+    try: from cudal1_nb.envserve import serve_env
+    except ImportError as e:
+        print(f"cudal1 env: needs FastAPI and uvicorn: pip install 'cudal1_nb[serve]' ({e})", file=sys.stderr); return 2
+    serve_env(env_serve_config(a))
+    return 0
+
 def cmd_serve(a)->int:
     try: from cudal1_nb.serve import serve
     except ImportError as e:
@@ -379,6 +394,22 @@ def build_parser()->argparse.ArgumentParser:
     sv.add_argument('-p', '--param', nargs=2, action='append', metavar=('KEY', 'VALUE'), help=P_HELP + ": a field of the harness's EvalConfig, e.g. -p budget_s 0.3")
     sv.add_argument('--set', nargs=2, action='append', metavar=('KEY', 'VALUE'), help="set another field of the server's ServeConfig (max_queue, max_per_client, campaigns, sync_wait_s, keep_days, ...); repeatable")
     sv.set_defaults(fn=cmd_serve)
+    en = cmd('env', "multi-turn episodes over HTTP and WebSocket as an OpenEnv environment (reset, step, state): the model answers, "
+                    "reads the harness's verdict and revises; TRL's environment mode and OpenEnv clients drive it")
+    en.add_argument('--suite', default='minibench', help="the tasks an episode may name (as `cudal1 serve --suite`)")
+    en.add_argument('--device', default='auto', help=DEVICE_HELP + "; or 'cuda:N'")
+    en.add_argument('--max-turns', type=int, default=3, help='turns an episode takes at most')
+    en.add_argument('--host', default='127.0.0.1', help='the address to bind (loopback unless told; another needs tokens)')
+    en.add_argument('--port', type=int, default=8422, help='the port')
+    en.add_argument('--token-file', help="bearer tokens as `cudal1 serve` reads them (default: the reward service's; $CUDAL1_SERVE_TOKEN replaces it)")
+    en.add_argument('--no-auth', action='store_true', help='no tokens (a loopback address only)')
+    en.add_argument('--no-resume', action='store_true', help='end the episodes an earlier server left open (with a clear error) instead of going on')
+    en.add_argument('--db', help='the variant store judged programs go to (default: BASE/store.sqlite)')
+    en.add_argument('--episodes', help="the episodes' SQLite file (default: BASE/env/episodes.sqlite)")
+    en.add_argument('-p', '--param', nargs=2, action='append', metavar=('KEY', 'VALUE'), help=P_HELP + ": a field of the harness's EvalConfig")
+    en.add_argument('--env', nargs=2, action='append', metavar=('KEY', 'VALUE'), help="set another field of EnvConfig (win_speedup, on_cheat, history, reward, ...)")
+    en.add_argument('--set', nargs=2, action='append', metavar=('KEY', 'VALUE'), help="set another field of EnvServeConfig (max_open, max_sessions, idle_s, ...)")
+    en.set_defaults(fn=cmd_env)
     return p
 
 def main(argv:list|None=None)->int:

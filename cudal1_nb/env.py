@@ -83,9 +83,10 @@ class KernelEnv:
     "Multi-turn episodes over a suite of tasks, judged by the reward's judge (see above)."
     def __init__(self, tasks:list, # the `Task`s episodes may name
                  cfg:EnvConfig=EnvConfig(), # the environment's settings
+                 judge=None, # a `RewardJudge` of these tasks for first turns (e.g. a trainer's reward's: its warm workers); None: its own
                 ):
         if not tasks: raise ValueError("KernelEnv needs at least one task")
-        self.tasks, self.cfg = {t.id: t for t in tasks}, cfg
+        self.tasks, self.cfg, self.judge = {t.id: t for t in tasks}, cfg, judge
         self.rcfg, self.ecfg = cfg.reward_config(), cfg.eval_config()
         self.episodes = EpisodeStore(cfg.episodes or get_base_dir()/'env'/'episodes.sqlite')
         self.judges, self.scoring = {}, {}   # judge slot -> its KernelReward, and the lock its `score` calls take
@@ -115,8 +116,8 @@ class KernelEnv:
             k = self.slot(turn)
             if k not in self.judges:   # a later turn's judge: seeds of its own, on the first turn's workers
                 first = self.judges.get(1) if k != 1 else None
-                if k != 1 and first is None: first = self.judges[1] = self._reward(None); self.scoring[1] = threading.Lock()
-                self.judges[k] = self._reward(first.judge.fresh() if first is not None else None)
+                if k != 1 and first is None: first = self.judges[1] = self._reward(self.judge); self.scoring[1] = threading.Lock()
+                self.judges[k] = self._reward(first.judge.fresh() if first is not None else self.judge)
                 self.scoring[k] = threading.Lock()
             return self.judges[k]
     def _end_open(self, why:str):

@@ -322,21 +322,8 @@ def serve_env(cfg:EnvServeConfig, # the server's settings
 
 def main(argv:list|None=None, # the command line's arguments (None: the process's)
         ):
-    "`python -m cudal1_nb.envserve`: serve `KernelEnv` (`--set KEY VALUE` sets any field of `EnvServeConfig`, `--env KEY VALUE` any of `EnvConfig`)."
-    import argparse
-    p = argparse.ArgumentParser(prog='python -m cudal1_nb.envserve', description=main.__doc__)
-    p.add_argument('--suite', default='minibench'); p.add_argument('--host', default='127.0.0.1'); p.add_argument('--port', type=int, default=8422)
-    p.add_argument('--token-file', default=''); p.add_argument('--no-auth', action='store_true')
-    p.add_argument('--device', default='cpu'); p.add_argument('--max-turns', type=int, default=3); p.add_argument('--no-resume', action='store_true')
-    p.add_argument('--set', nargs=2, action='append', default=[], metavar=('KEY', 'VALUE'))
-    p.add_argument('--env', nargs=2, action='append', default=[], metavar=('KEY', 'VALUE'))
-    a = p.parse_args(argv)
-    def val(v):
-        try: return json.loads(v)
-        except json.JSONDecodeError: return v
-    env = dict(dict(device=a.device, max_turns=a.max_turns, resume=not a.no_resume), **{k: val(v) for k, v in a.env})
-    cfg = EnvServeConfig.from_params(dict(dict(suite=a.suite, host=a.host, port=a.port, token_file=a.token_file, auth=not a.no_auth, env=env),
-                                          **{k: val(v) for k, v in a.set}))
-    serve_env(cfg)
+    "`python -m cudal1_nb.envserve`: the same as `cudal1 env` (its arguments)."
+    from cudal1_nb.cli import main as cli_main
+    return cli_main(['env', *(sys.argv[1:] if argv is None else argv)])
 
-if __name__ == '__main__' and '__file__' in globals(): main()   # `python -m cudal1_nb.envserve` (not a notebook's kernel)
+if __name__ == '__main__' and '__file__' in globals(): sys.exit(main())   # `python -m cudal1_nb.envserve` (not a notebook's kernel)

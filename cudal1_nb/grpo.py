@@ -51,10 +51,12 @@ def make_grpo_trainer(cfg, # the stage's `cudal1_nb.rl.RLConfig`
                       model, # the policy
                       tok, # its tokenizer
                       dataset, # the prompts as TRL reads them (`cudal1_nb.rl.prompt_dataset`)
-                      reward:KernelReward, # the reward (also judges ahead when `cfg.overlap`)
+                      reward, # the reward: a `KernelReward` (it also judges ahead when `cfg.overlap`), or any TRL reward function
                       out_dir:str|Path, # the run directory
                       callbacks:tuple=(), # TRL/transformers callbacks
                       max_steps:int|None=None, # stop after this many optimizer steps (default `cfg.steps`)
+                      wrap=None, # a function from the trainer class to the class to build (e.g. `cudal1_nb.multiturn.multiturn_grpo_trainer`)
+                      **kw, # more arguments of that class's constructor
                      ):
     """TRL's `GRPOTrainer` over the prompt stream with `reward`, sampling as `cfg.sampler` says, and judging one batch
     ahead when `cfg.overlap` (`overlap_grpo_trainer`). TRL's own path is its dynamic KV cache, eager: its static cache
@@ -63,8 +65,9 @@ def make_grpo_trainer(cfg, # the stage's `cudal1_nb.rl.RLConfig`
     from trl import GRPOTrainer
     cls = engine_grpo_trainer() if cfg.sampler == 'engine' else GRPOTrainer
     if getattr(cfg, 'overlap', False): cls = overlap_grpo_trainer(cls)
+    if wrap is not None: cls = wrap(cls)
     return cls(model=model, reward_funcs=[reward], args=grpo_args(cfg, out_dir, max_steps), train_dataset=dataset,
-               processing_class=tok, callbacks=list(callbacks))
+               processing_class=tok, callbacks=list(callbacks), **kw)
 
 def engine_grpo_trainer():
     """A `GRPOTrainer` subclass whose completions the project's sampler (`HFBackend.generate_ids`) writes on an inference
@@ -221,6 +224,7 @@ def step_clock(reward:KernelReward, # the run's reward (its scoring time, when t
         def on_step_end(self, args, state, control, **kw):
             if self.t is None: return
             s, g, r = time.time() - self.t, self.gen_s - self.g0, self.waited() - self.r0
+            if getattr(self.trainer, 'judges_while_generating', False): g = max(g - r, 0.0)   # a multi-turn rollout judges inside generation
             self.times.append(dict(step=state.global_step - 1, seconds=round(s, 3), generate_s=round(g, 3), reward_s=round(r, 3),
                                    update_s=round(max(s - g - r, 0.0), 3)))
     return StepClock()

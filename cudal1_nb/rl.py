@@ -28,10 +28,10 @@ _all_ = ['SMOOTHINGS', 'RewardConfig', 'base_reward', 'group_normalise', 'Rollou
          'grpo_args', 'policy_backend', 'make_grpo_trainer', 'engine_grpo_trainer', 'overlap_grpo_trainer']
 
 # %% auto #0
-__all__ = ['ARMS', 'PromptPlan', 'build_prompt', 'PromptSource', 'prompt_dataset', 'step_metrics', 'best_so_far', 'curves',
-           'RLConfig', 'evolve', 'read_rollouts', 'run_rl', 'plot_curves', 'SMOOTHINGS', 'RewardConfig', 'base_reward',
-           'group_normalise', 'Rollout', 'KernelReward', 'harness_version', 'grpo_args', 'policy_backend',
-           'make_grpo_trainer', 'engine_grpo_trainer', 'overlap_grpo_trainer']
+__all__ = ['ARMS', 'PromptPlan', 'build_prompt', 'PromptSource', 'prompt_dataset', 'step_metrics', 'turn_metrics', 'best_so_far',
+           'curves', 'RLConfig', 'evolve', 'read_rollouts', 'multiturn_parts', 'run_rl', 'plot_curves', 'SMOOTHINGS',
+           'RewardConfig', 'base_reward', 'group_normalise', 'Rollout', 'KernelReward', 'harness_version', 'grpo_args',
+           'policy_backend', 'make_grpo_trainer', 'engine_grpo_trainer', 'overlap_grpo_trainer']
 
 # %% ../nbs/15_rl.ipynb #bd456626
 ARMS = ('contrastive', 'plain')
@@ -111,6 +111,16 @@ def step_metrics(rollouts:list, # `Rollout`s of one step (or any set)
                 unparsed=sum(r.verdict == 'unparsed' for r in rollouts) / n if n else 0.0, infra=sum(r.verdict == 'infra' for r in rollouts),
                 tasks=len({r.task_id for r in rollouts}), tasks_correct=len({r.task_id for r in ok}))
 
+def turn_metrics(rollouts:list, # rollouts of multi-turn episodes (`turn` > 0; others are left out)
+                )->dict:
+    "Episodes, mean turns per episode, the correct fraction of first turns, and of episodes with a correct turn."
+    eps = _by([r for r in rollouts if r.turn], lambda r: r.episode_id)
+    if not eps: return {}
+    firsts = [r for r in rollouts if r.turn == 1]
+    return dict(episodes=len(eps), turns=sum(map(len, eps.values())) / len(eps),
+                turn1_correct=sum(r.verdict == 'ok' for r in firsts) / len(firsts) if firsts else 0.0,
+                episode_correct=sum(any(r.verdict == 'ok' for r in rs) for rs in eps.values()) / len(eps))
+
 def best_so_far(rollouts:list, # `Rollout`s
                )->dict:
     "Per task: the best conservative speedup of a correct sample so far."
@@ -121,13 +131,14 @@ def best_so_far(rollouts:list, # `Rollout`s
 
 def curves(rollouts:list, # `Rollout`s of a run
           )->list:
-    "One row per (split, step): `step_metrics` plus the geometric mean over tasks of the best so far (tasks without a correct sample count 1.0)."
+    """One row per (split, step): `step_metrics` plus the geometric mean over tasks of the best so far (tasks without a
+    correct sample count 1.0), and for multi-turn episodes `turn_metrics`."""
     rows, seen = [], collections.defaultdict(list)
     for (split, step), rs in sorted(_by(rollouts, lambda r: (r.split, r.step)).items()):
         seen[split] += rs
         tids = {r.task_id for r in seen[split]}
         b = best_so_far(seen[split])
-        rows.append(dict(split=split, step=step, **step_metrics(rs), best_gmean=gmean([b.get(t, 1.0) for t in tids])))
+        rows.append(dict(split=split, step=step, **step_metrics(rs), best_gmean=gmean([b.get(t, 1.0) for t in tids]), **turn_metrics(rs)))
     return rows
 
 def _by(xs, key):
@@ -160,6 +171,9 @@ class RLConfig(StageConfig):
     # judge a step's completions while the next step's are generated: each update trains on completions one update old
     # (`cudal1_nb.grpo.overlap_grpo_trainer`)
     overlap: bool = False
+    # episodes of up to this many turns: the policy reads the harness's verdict and revises (`cudal1_nb.multiturn`); 1: single-turn
+    turns: int = 1
+    turn_gamma: float = 0.4      # multi-turn credit: an episode is worth its discounted return r_1 + gamma r_2 + gamma^2 r_3 ...
     learning_rate: float = 1e-4 # optimizer learning rate
     beta: float = 0.0            # KL penalty (TRL default 0)
     epsilon: float = 0.2         # PPO clip
@@ -199,6 +213,11 @@ class RLConfig(StageConfig):
         if self.arm not in ARMS: raise ValueError(f"arm {self.arm!r}: use one of {ARMS}")
         if self.backend and self.mode != 'evolve': raise ValueError("backend is for mode='evolve' (GRPO trains the init policy)")
         if self.overlap and self.mode != 'grpo': raise ValueError("overlap is for mode='grpo' (evolve makes no updates to overlap with)")
+        if self.turns < 1 or not 0 <= self.turn_gamma <= 1:
+            raise ValueError(f"need turns >= 1 and 0 <= turn_gamma <= 1, got {self.turns}, {self.turn_gamma}")
+        if self.turns > 1 and (self.mode != 'grpo' or self.overlap):
+            raise ValueError("turns > 1 is for mode='grpo' without overlap (multi-turn evolve is `cudal1_nb.refine`; "
+                             "a multi-turn episode's turns wait for their verdicts, so nothing is left to judge ahead)")
         if self.split not in ('train', 'held-out', 'all'): raise ValueError(f"split must be 'train', 'held-out' or 'all', got {self.split!r}")
         if self.steps < 1 or self.num_generations < 2 or self.prompts_per_step < 1:
             raise ValueError("need steps >= 1, num_generations >= 2 (a group), prompts_per_step >= 1")
@@ -311,6 +330,30 @@ def read_rollouts(path:str|Path, # a run's rollout log (JSONL)
             raise ValueError(f"{p}:{i + 1}: not a rollout ({e})") from None
     return out
 
+# %% ../nbs/15_rl.ipynb #5e7d21c4
+def multiturn_parts(cfg:RLConfig, # the stage's settings (`turns` > 1)
+                    tasks:list, # the suite's `Task`s
+                    reward:KernelReward, # the run's reward: its judge judges the first turns, its log and rollouts get the turns
+                    plan:PromptPlan, # the prompts' plan (its templates are the episodes' first prompts')
+                    rd:Path, # the run directory (the episodes' store goes there)
+                   )->tuple:
+    """(reward function, trainer arguments) of multi-turn GRPO (`cudal1_nb.multiturn`): the run's `KernelEnv` with
+    the stage's reward and harness settings, the credit rule (`EpisodeReturn`, `turn_gamma`), and the turns logged as
+    the run's rollouts. Episodes a killed run left open are ended when the run resumes (the trainer redoes their step)."""
+    from dataclasses import asdict
+    from cudal1_nb.env import KernelEnv, EnvConfig
+    from cudal1_nb.multiturn import EpisodeReturn, multiturn_grpo_trainer, as_rollout
+    ecfg = EnvConfig(max_turns=cfg.turns, device=cfg.eval_device, form=cfg.stage1_form, contrastive_form=plan.form, db=cfg.db,
+                     episodes=str(rd/'episodes.sqlite'), resume=False, run=rd.name, seed=cfg.seed,
+                     reward=asdict(cfg.reward_config()), eval=cfg.eval_config().to_dict())
+    env = KernelEnv(tasks, ecfg, judge=reward.judge)
+    def log(turns):
+        ros = [as_rollout(t, reward.arm) for t in turns]
+        reward.rollouts.extend(ros)
+        if reward.log_path:
+            with open(reward.log_path, 'a') as f: f.write(''.join(r.to_json() + '\n' for r in ros))
+    return EpisodeReturn(env, cfg.turn_gamma), dict(wrap=multiturn_grpo_trainer, env=env, on_turns=log)
+
 # %% ../nbs/15_rl.ipynb #8479b1ca
 def run_rl(cfg:RLConfig, # the stage's settings
            run_dir:str|Path, # the run directory
@@ -357,8 +400,9 @@ def run_rl(cfg:RLConfig, # the stage's settings
     if cfg.mode == 'grpo':
         from cudal1_nb.sft import _budget_callback
         clock = step_clock(reward)
-        tr = make_grpo_trainer(cfg, model, tok, prompt_dataset(PromptSource(train, plan, cfg.db, devname, cfg.seed)), reward, rd,
-                               callbacks=(_budget_callback(cfg.time_budget_s), clock))
+        rfn, more = (reward, {}) if cfg.turns == 1 else multiturn_parts(cfg, tasks, reward, plan, rd)
+        tr = make_grpo_trainer(cfg, model, tok, prompt_dataset(PromptSource(train, plan, cfg.db, devname, cfg.seed)), rfn, rd,
+                               callbacks=(_budget_callback(cfg.time_budget_s), clock), **more)
         clock.attach(tr)
         try: tr.train(resume_from_checkpoint=ckpt)
         finally:

@@ -1,6 +1,6 @@
 """Multi-turn episodes of `KernelEnv` over HTTP: a running environment server, a model's answers, the harness's feedback.
 
-    python -m cudal1_nb.envserve &                  # beside `cudal1 serve`, with its tokens; prints where they are
+    cudal1 env &                                   # beside `cudal1 serve`, with its tokens; prints where they are
     export CUDAL1_ENV_URL=http://127.0.0.1:8422 CUDAL1_SERVE_TOKEN=...
     python examples/env_episodes.py
 

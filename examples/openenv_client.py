@@ -1,6 +1,6 @@
 """OpenEnv's own client (`pip install openenv-core`) driving `KernelEnv`: nothing of cudal1_nb is needed on this side.
 
-    python -m cudal1_nb.envserve &
+    cudal1 env &
     export CUDAL1_ENV_URL=http://127.0.0.1:8422 CUDAL1_SERVE_TOKEN=...
     python examples/openenv_client.py
 

@@ -128,3 +128,14 @@ def test_deprecated_spellings_still_work(tmp_path):
     assert r.returncode == 0, r.stderr
     assert '--baseline is deprecated, use --baselines' in r.stderr and '--html is deprecated, use --out' in r.stderr
     assert {json.loads(l)['baseline'] for l in r.stdout.splitlines()} == {'eager'} and (tmp_path/'r.html').exists()
+
+
+def test_env_command_builds_the_servers_config():
+    "`cudal1 env`'s options become the server's config: its own options win over --env, --set reaches EnvServeConfig; bad values are refused."
+    from cudal1_nb.cli import build_parser, env_serve_config, main
+    a = build_parser().parse_args(['env', '--device', 'cpu', '--max-turns', '2', '--port', '9000', '--db', '/tmp/s.sqlite', '-p', 'budget_s', '0.2',
+                                   '--env', 'win_speedup', '1.2', '--env', 'max_turns', '5', '--set', 'max_open', '7'])
+    cfg = env_serve_config(a)
+    e = cfg.env_config()
+    assert (cfg.port, cfg.max_open, e.device, e.max_turns, e.win_speedup, e.db, e.eval) == (9000, 7, 'cpu', 5, 1.2, '/tmp/s.sqlite', {'budget_s': 0.2})
+    assert main(['env', '--host', '0.0.0.0', '--no-auth']) == 2   # refused before it serves: a server off loopback needs tokens
