@@ -90,4 +90,6 @@ if __name__ == '__main__':
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('what', choices=['cost', 'perturb']); ap.add_argument('--setup', choices=['full', 'context'], default='full')
     a = ap.parse_args()
+    import torch
+    if not torch.cuda.is_available(): sys.exit("cuda_contexts: needs a CUDA GPU (torch sees none)")
     cost() if a.what == 'cost' else perturb(a.setup)

@@ -352,3 +352,31 @@ def test_refine_vs_sample_tiny_model_on_the_cpu(tmp_path, capsys, monkeypatch):
     assert meta['harness_version'] and set(meta['arms']) == {'train/refine', 'train/sample', 'held-out/refine', 'held-out/sample'}
     assert all(m['completions'] > 0 and m['tokens'] > 0 for m in meta['arms'].values())
     assert 'best_gmean' in capsys.readouterr().out
+
+
+@pytest.mark.parametrize('name,args', [('known_ratio_plain', ['L1/23', 'h100.jsonl']), ('cuda_contexts', ['cost'])])
+def test_gpu_only_benchmarks_refuse_a_machine_without_one(name, args):
+    "Their smoke test where there is no GPU: a one-line refusal naming what is missing, not a traceback."
+    import torch
+    if torch.cuda.is_available(): pytest.skip('this machine has a GPU')
+    p = _run(name, *args)
+    assert p.returncode == 1 and 'needs a CUDA GPU' in p.stderr and 'Traceback' not in p.stderr, p.stderr[-2000:]
+
+
+def test_lora_sft_throughput_tiny_on_the_cpu():
+    "Its CPU smoke test: one configuration of the tiny model, one timed step: the table and the best line."
+    p = _run('lora_sft_throughput', '--tiny', '--configs', 'hf-b8', '--steps', '1', '--warmup', '1', timeout=300)
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert re.search(r'^hf-b8 +8 +ok ', p.stdout, re.M) and 'best: hf-b8 at' in p.stdout, p.stdout[-2000:]
+
+
+def test_policy_sampling_tiny_model_on_the_cpu(tmp_path, monkeypatch, capsys):
+    "Its CPU smoke test: a tiny random model (a model directory) sampled once per held-out task at one temperature, judged: every answer unparsed."
+    monkeypatch.setenv('CUDAL1_BASE_DIR', str(tmp_path/'base'))
+    _unchecked_tasks(monkeypatch)
+    from cudal1_nb.tiny import make_tiny_lm
+    from benchmarks import policy_sampling
+    policy_sampling.main([str(make_tiny_lm(tmp_path/'tiny')), '--temps', '0.5', '--samples', '1', '--split', 'held-out', '--max-new-tokens', '8'])
+    out = capsys.readouterr().out
+    row = json.loads(next(l for l in out.splitlines() if l.startswith('{')))
+    assert row['temperature'] == 0.5 and row['n'] == 6 and row['unparsed'] == 1.0 and row['correct'] == 0.0
