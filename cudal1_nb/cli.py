@@ -233,19 +233,17 @@ def env_serve_config(a):
     return EnvServeConfig.from_params(dict(_params(a.set, None), suite=a.suite, host=a.host, port=a.port, auth=not a.no_auth,
                                            token_file=a.token_file or '', env=env))
 
-def cmd_env(a)->int:
-    try: from cudal1_nb.envserve import serve_env
+def _run_server(a, cmd:str, module:str, fn:str, config)->int:
+    "Serve `module.fn(config(a))`; without FastAPI and uvicorn, say which extra to install (exit status 2)."
+    import importlib
+    try: serve_fn = getattr(importlib.import_module(module), fn)
     except ImportError as e:
-        print(f"cudal1 env: needs FastAPI and uvicorn: pip install 'cudal1_nb[serve]' ({e})", file=sys.stderr); return 2
-    serve_env(env_serve_config(a))
+        print(f"cudal1 {cmd}: needs FastAPI and uvicorn: pip install 'cudal1_nb[serve]' ({e})", file=sys.stderr); return 2
+    serve_fn(config(a))
     return 0
 
-def cmd_serve(a)->int:
-    try: from cudal1_nb.serve import serve
-    except ImportError as e:
-        print(f"cudal1 serve: needs FastAPI and uvicorn: pip install 'cudal1_nb[serve]' ({e})", file=sys.stderr); return 2
-    serve(serve_config(a))
-    return 0
+def cmd_env(a)->int: return _run_server(a, 'env', 'cudal1_nb.envserve', 'serve_env', env_serve_config)
+def cmd_serve(a)->int: return _run_server(a, 'serve', 'cudal1_nb.serve', 'serve', serve_config)
 
 # %% ../nbs/90_cli.ipynb #fc967af2
 class _Help(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
