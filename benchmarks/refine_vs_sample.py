@@ -57,7 +57,7 @@ def main(argv=None):
     from cudal1_nb.env import KernelEnv, EnvConfig
     from cudal1_nb.generate import make_backend, GenConfig
     from cudal1_nb.eval import harness_version
-    from cudal1_nb.refine import refine, sample, budget_rows, _slots, turns_of
+    from cudal1_nb.refine import refine, sample, budget_rows, slot_turns, turns_of
     from cudal1_nb.tasks import load_tasks, split_tasks
     out = Path(a.out); out.mkdir(parents=True, exist_ok=True)
     for f in ('table.jsonl', 'turns.jsonl.gz'): (out/f).unlink(missing_ok=True)
@@ -81,8 +81,8 @@ def main(argv=None):
             tasks = split_tasks(suite, split)[:a.tasks or None]
             for arm in ('refine', 'sample'):
                 t1 = time.time()
-                if arm == 'refine': eps = refine(be, env, tasks, a.episodes, gen, split=split); slots = _slots(eps, 1)
-                else: eps = sample(be, env, tasks, a.k, a.episodes, gen, split=split); slots = _slots(eps, a.k)
+                if arm == 'refine': eps = refine(be, env, tasks, a.episodes, gen, split=split); slots = slot_turns(eps, 1)
+                else: eps = sample(be, env, tasks, a.k, a.episodes, gen, split=split); slots = slot_turns(eps, a.k)
                 got = [dict(split=split, **r) for r in budget_rows(slots, a.k, arm)]
                 rows += got
                 with open(out/'table.jsonl', 'a') as f: f.write(''.join(json.dumps(r) + '\n' for r in got))

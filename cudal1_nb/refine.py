@@ -14,7 +14,7 @@ from .env import KernelEnv
 from .stats import gmean
 
 # %% auto #0
-__all__ = ['refine', 'sample', 'budget_rows', 'budget_table', 'turns_of', 'write_turns']
+__all__ = ['refine', 'sample', 'slot_turns', 'budget_rows', 'budget_table', 'turns_of', 'write_turns']
 
 # %% ../nbs/06d_refine.ipynb #294e778b
 def _tid(t)->str: return t.id if isinstance(t, Task) else t
@@ -74,8 +74,10 @@ def sample(backend, # a `cudal1_nb.generate.Backend`
     return [env.state(e) for e in eids]
 
 # %% ../nbs/06d_refine.ipynb #1c70ee72
-def _slots(eps:list, per:int)->list:
-    "Programs per slot, in order: a refined episode's turns, or `per` consecutive one-turn episodes (a sampled slot)."
+def slot_turns(eps:list, # episodes of `refine` (per = 1) or of `sample` (per = its n)
+               per:int, # episodes per slot
+              )->list:
+    "Judged turns per slot, in order: a refined episode's turns, or `per` consecutive one-turn episodes (a sampled slot)."
     if per == 1: return [e.turns for e in eps]
     return [[t for e in eps[i:i + per] for t in e.turns] for i in range(0, len(eps), per)]
 
@@ -100,7 +102,7 @@ def budget_table(refined:list, # `refine`'s episodes
                  k:int, # the budget: turns of refinement, samples per slot
                 )->list:
     "Rows of both arms at budgets 1..k (see above)."
-    return budget_rows(_slots(refined, 1), k, 'refine') + budget_rows(_slots(sampled, k), k, 'sample')
+    return budget_rows(slot_turns(refined, 1), k, 'refine') + budget_rows(slot_turns(sampled, k), k, 'sample')
 
 def turns_of(episodes:list, # `Episode`s
             )->list:
