@@ -13,7 +13,8 @@ from .episodes import discounted_returns
 from .reward import Rollout
 
 # %% auto #0
-__all__ = ['turn_joint', 'eos_ids', 'between_ids', 'run_episodes', 'EpisodeReturn', 'as_rollout', 'multiturn_grpo_trainer']
+__all__ = ['turn_joint', 'eos_ids', 'between_ids', 'run_episodes', 'EpisodeReturn', 'as_rollout', 'multiturn_grpo_trainer',
+           'multiturn_parts']
 
 # %% ../nbs/15_multiturn.ipynb #89380db5
 def turn_joint(tok, # a tokenizer with a chat template
@@ -146,3 +147,27 @@ def multiturn_grpo_trainer(base:type, # a `GRPOTrainer` class (TRL's, or `cudal1
             if self.on_turns: self.on_turns([t for e in eps for t in e.turns])
             return dict(prompt_ids=P, completion_ids=C, logprobs=None, env_mask=M, episode_id=[e.id for e in eps])
     return MultiTurnGRPOTrainer
+
+# %% ../nbs/15_multiturn.ipynb #5e7d21c4
+def multiturn_parts(cfg, # the RL stage's settings (`cudal1_nb.rl.RLConfig`, `turns` > 1)
+                    tasks:list, # the suite's `Task`s
+                    reward, # a `KernelReward`, the run's reward: its judge judges the first turns, its log and rollouts get the turns
+                    plan, # a `cudal1_nb.rl.PromptPlan`: the prompts' plan (its templates are the episodes' first prompts')
+                    rd, # a `Path`: the run directory (the episodes' store goes there)
+                   )->tuple:
+    """(reward function, trainer arguments) of multi-turn GRPO (`cudal1_nb.multiturn`): the run's `KernelEnv` with
+    the stage's reward and harness settings, the credit rule (`EpisodeReturn`, `turn_gamma`), and the turns logged as
+    the run's rollouts. Episodes a killed run left open are ended when the run resumes (the trainer redoes their step)."""
+    from dataclasses import asdict
+    from cudal1_nb.env import KernelEnv, EnvConfig
+    from cudal1_nb.multiturn import EpisodeReturn, multiturn_grpo_trainer, as_rollout
+    ecfg = EnvConfig(max_turns=cfg.turns, device=cfg.eval_device, form=cfg.stage1_form, contrastive_form=plan.form, db=cfg.db,
+                     episodes=str(rd/'episodes.sqlite'), resume=False, run=rd.name, seed=cfg.seed,
+                     reward=asdict(cfg.reward_config()), eval=cfg.eval_config().to_dict())
+    env = KernelEnv(tasks, ecfg, judge=reward.judge)
+    def log(turns):
+        ros = [as_rollout(t, reward.arm) for t in turns]
+        reward.rollouts.extend(ros)
+        if reward.log_path:
+            with open(reward.log_path, 'a') as f: f.write(''.join(r.to_json() + '\n' for r in ros))
+    return EpisodeReturn(env, cfg.turn_gamma), dict(wrap=multiturn_grpo_trainer, env=env, on_turns=log)

@@ -23,14 +23,15 @@ from .reward import SMOOTHINGS, RewardConfig, base_reward, group_normalise, Roll
 from .grpo import (grpo_args, policy_backend, make_grpo_trainer, engine_grpo_trainer, overlap_grpo_trainer, step_clock, last_checkpoint,
                             check_checkpoint)
 from .eval import harness_version
+from .multiturn import multiturn_parts
 # the reward's and the trainer's, as they were here
 _all_ = ['SMOOTHINGS', 'RewardConfig', 'base_reward', 'group_normalise', 'Rollout', 'KernelReward', 'harness_version',
          'grpo_args', 'policy_backend', 'make_grpo_trainer', 'engine_grpo_trainer', 'overlap_grpo_trainer']
 
 # %% auto #0
 __all__ = ['ARMS', 'PromptPlan', 'build_prompt', 'PromptSource', 'prompt_dataset', 'step_metrics', 'turn_metrics', 'best_so_far',
-           'curves', 'RLConfig', 'evolve', 'read_rollouts', 'multiturn_parts', 'run_rl', 'plot_curves', 'SMOOTHINGS',
-           'RewardConfig', 'base_reward', 'group_normalise', 'Rollout', 'KernelReward', 'harness_version', 'grpo_args',
+           'curves', 'RLConfig', 'evolve', 'read_rollouts', 'run_rl', 'plot_curves', 'SMOOTHINGS', 'RewardConfig',
+           'base_reward', 'group_normalise', 'Rollout', 'KernelReward', 'harness_version', 'grpo_args',
            'policy_backend', 'make_grpo_trainer', 'engine_grpo_trainer', 'overlap_grpo_trainer']
 
 # %% ../nbs/15_rl.ipynb #bd456626
@@ -329,30 +330,6 @@ def read_rollouts(path:str|Path, # a run's rollout log (JSONL)
             if i == len(lines) - 1: break   # the unterminated last line of a killed run
             raise ValueError(f"{p}:{i + 1}: not a rollout ({e})") from None
     return out
-
-# %% ../nbs/15_rl.ipynb #5e7d21c4
-def multiturn_parts(cfg:RLConfig, # the stage's settings (`turns` > 1)
-                    tasks:list, # the suite's `Task`s
-                    reward:KernelReward, # the run's reward: its judge judges the first turns, its log and rollouts get the turns
-                    plan:PromptPlan, # the prompts' plan (its templates are the episodes' first prompts')
-                    rd:Path, # the run directory (the episodes' store goes there)
-                   )->tuple:
-    """(reward function, trainer arguments) of multi-turn GRPO (`cudal1_nb.multiturn`): the run's `KernelEnv` with
-    the stage's reward and harness settings, the credit rule (`EpisodeReturn`, `turn_gamma`), and the turns logged as
-    the run's rollouts. Episodes a killed run left open are ended when the run resumes (the trainer redoes their step)."""
-    from dataclasses import asdict
-    from cudal1_nb.env import KernelEnv, EnvConfig
-    from cudal1_nb.multiturn import EpisodeReturn, multiturn_grpo_trainer, as_rollout
-    ecfg = EnvConfig(max_turns=cfg.turns, device=cfg.eval_device, form=cfg.stage1_form, contrastive_form=plan.form, db=cfg.db,
-                     episodes=str(rd/'episodes.sqlite'), resume=False, run=rd.name, seed=cfg.seed,
-                     reward=asdict(cfg.reward_config()), eval=cfg.eval_config().to_dict())
-    env = KernelEnv(tasks, ecfg, judge=reward.judge)
-    def log(turns):
-        ros = [as_rollout(t, reward.arm) for t in turns]
-        reward.rollouts.extend(ros)
-        if reward.log_path:
-            with open(reward.log_path, 'a') as f: f.write(''.join(r.to_json() + '\n' for r in ros))
-    return EpisodeReturn(env, cfg.turn_gamma), dict(wrap=multiturn_grpo_trainer, env=env, on_turns=log)
 
 # %% ../nbs/15_rl.ipynb #8479b1ca
 def run_rl(cfg:RLConfig, # the stage's settings

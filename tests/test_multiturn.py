@@ -76,7 +76,8 @@ def test_the_rl_stage_wires_its_environment_and_logs_the_turns(tmp_path, monkeyp
     from cudal1_nb.episodes import Turn
     from cudal1_nb.minibench import minibench_tasks
     from cudal1_nb.multiturn import EpisodeReturn, multiturn_grpo_trainer
-    from cudal1_nb.rl import RLConfig, KernelReward, multiturn_parts, read_rollouts
+    from cudal1_nb.rl import RLConfig, KernelReward, read_rollouts
+    from cudal1_nb.multiturn import multiturn_parts
     tasks = minibench_tasks()[:2]
     cfg = RLConfig(turns=3, turn_gamma=0.25, arm='plain', eval_device='cpu', budget_s=0.2, db=str(tmp_path/'s.sqlite'))
     log = tmp_path/'rl'/'rollouts.jsonl'; log.parent.mkdir()
