@@ -12,7 +12,8 @@ import math, random, statistics
 from .core import EvalResult, counted_speedup
 
 # %% auto #0
-__all__ = ['percentile', 'gmean', 'speedup_stats', 'speedup_interval', 'interval_call', 'conservative_speedup']
+__all__ = ['percentile', 'gmean', 't_quantile', 'mean_ci', 'bootstrap_ci', 'speedup_stats', 'speedup_interval', 'interval_call',
+           'conservative_speedup']
 
 # %% ../nbs/00d_stats.ipynb #7fbcb15e
 def percentile(xs:list, # the values (at least one)
@@ -32,6 +33,41 @@ def _boot(xs:list, fn, n:int, rng)->tuple:
     if len(xs) < 2: return (None, None)
     vals = sorted(fn([xs[rng.randrange(len(xs))] for _ in xs]) for _ in range(n))
     return vals[int(0.025 * n)], vals[min(n - 1, int(0.975 * n))]
+
+def t_quantile(p:float, # the probability, in (0, 1)
+               df:int, # degrees of freedom (>= 1)
+              )->float:
+    "Student's t quantile: the density integrated by Simpson's rule, inverted by bisection (to 1e-9; no SciPy needed)."
+    if not 0 < p < 1 or df < 1: raise ValueError(f"need 0 < p < 1 and df >= 1, got {p}, {df}")
+    c = math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi)
+    f = lambda x: c * (1 + x * x / df) ** (-(df + 1) / 2)
+    def cdf(t, n=2000):   # 0.5 + the integral from 0 to t
+        h = t / n
+        return 0.5 + h / 3 * (f(0) + f(t) + 4 * sum(f((2 * i - 1) * h) for i in range(1, n // 2 + 1)) + 2 * sum(f(2 * i * h) for i in range(1, n // 2)))
+    if p < 0.5: return -t_quantile(1 - p, df)
+    lo, hi = 0.0, 1.0
+    while cdf(hi) < p: hi *= 2
+    while hi - lo > 1e-9:
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if cdf(mid) < p else (lo, mid)
+    return (lo + hi) / 2
+
+def mean_ci(xs:list, # the sample (e.g. one paired difference per task)
+            level:float=0.95, # the interval's coverage
+           )->tuple:
+    "(mean, lo, hi): the mean and its Student-t interval, mean ± t(df = n - 1) SD / sqrt(n); lo and hi None under two values."
+    m = statistics.fmean(xs)
+    if len(xs) < 2: return m, None, None
+    w = t_quantile(0.5 + level / 2, len(xs) - 1) * statistics.stdev(xs) / math.sqrt(len(xs))
+    return m, m - w, m + w
+
+def bootstrap_ci(xs:list, # the sample (e.g. one value per task)
+                 fn=statistics.fmean, # the statistic
+                 n:int=10000, # resamples
+                 seed:int=0, # the resampling's seed
+                )->tuple:
+    "The percentile bootstrap's 95 % interval (lo, hi) of `fn` over `xs` resampled with replacement; (None, None) under two values."
+    return _boot(list(xs), fn, n, random.Random(seed))
 
 def speedup_stats(xs:list, # one entry per task of the population: a speedup, or None for a miss
                   incorrect:int=0, # of the misses, how many were measured and judged wrong (incorrect / cheat)

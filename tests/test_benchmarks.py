@@ -380,3 +380,31 @@ def test_policy_sampling_tiny_model_on_the_cpu(tmp_path, monkeypatch, capsys):
     out = capsys.readouterr().out
     row = json.loads(next(l for l in out.splitlines() if l.startswith('{')))
     assert row['temperature'] == 0.5 and row['n'] == 6 and row['unparsed'] == 1.0 and row['correct'] == 0.0
+
+
+def test_rl_endpoint_tiny_policies_on_the_cpu(tmp_path, monkeypatch, capsys):
+    "Its CPU smoke test: three tiny policies (one model directory) on one task per split, two draws: answers, effects, the table; a rerun samples nothing again."
+    monkeypatch.setenv('CUDAL1_BASE_DIR', str(tmp_path/'base'))
+    _unchecked_tasks(monkeypatch)
+    from cudal1_nb.store import Store
+    from cudal1_nb.tiny import make_tiny_lm
+    from benchmarks import rl_endpoint
+    from benchmarks.common import load_jsonl
+    tiny, store = str(make_tiny_lm(tmp_path/'tiny')), tmp_path/'frozen.sqlite'
+    with Store(store) as st: st.stats()   # an empty store: every contrastive prompt falls back to the stage-1 prompt
+    args = [f'base={tiny}', f'contrastive={tiny}', f'plain={tiny}', '--store', str(store), '--out', str(tmp_path/'out'), '--draws', '2',
+            '--tasks', '1', '--device', 'cpu', '-p', 'max_completion_length', '16']
+    rows, effects = rl_endpoint.main(args)
+    assert {(r['split'], r['kind'], r['arm']) for r in rows} == {(s, k, a) for s in ('train', 'held-out') for k in ('contrastive', 'plain')
+                                                                  for a in ('base', 'contrastive', 'plain')}
+    assert all(r['answers'] == 2 and r['correct'] == 0 and r['gmean'] == 1.0 for r in rows)   # every answer unparsed: 1.0x
+    assert {(e['arm'], e['against']) for e in effects} == {('contrastive', 'base'), ('plain', 'base'), ('contrastive', 'plain')}
+    assert all(e['tasks'] == 1 and e['ratio'] == 1.0 and e['lo'] is None for e in effects)    # one task: no interval
+    out = tmp_path/'out'
+    assert len(load_jsonl(out/'prompts.jsonl')) == 2 * 2 * 2 and sorted(p.name for p in (out/'answers').iterdir()) == \
+        ['base-1.jsonl.gz', 'contrastive-1.jsonl.gz', 'plain-1.jsonl.gz']
+    assert '| train | plain | contrastive | plain | 1 | 1.000 |' in (out/'table.md').read_text()
+    with Store(store) as st: assert st.stats()['n_candidates'] == 0   # the frozen store is read, never written
+    capsys.readouterr()
+    rl_endpoint.main(args)
+    assert 'seconds' not in capsys.readouterr().out   # answered before: nothing sampled again

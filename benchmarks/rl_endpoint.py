@@ -1,0 +1,122 @@
+"""The RL endpoint: the base and the trained policies answer one fixed set of prompts, judged alike; printed per split
+and prompt kind, each arm's correct fraction and geometric-mean score, and the paired effects (each arm against the
+base, contrastive against plain) with their 95 % intervals over tasks and the smallest ratio the set can detect.
+
+    python benchmarks/rl_endpoint.py --store FROZEN.sqlite --out OUT base=INIT contrastive=RL_RUN plain=RL_RUN \\
+        [contrastive=RL_RUN_SEED1 ...] [--draws 4] [--device cuda:0] [--eval-device cuda:1] [-p KEY VALUE ...]
+
+ARM=POLICY names a policy: an RL, selftrain or sft run directory, a model directory, or a model name `hf:` knows
+(e.g. qwen2.5-coder-1.5b); an arm given several times pools its policies' answers (seeds). Every policy answers the
+prompts of `cudal1_nb.endpoint.fixed_prompts` (per task `--draws` contrastive prompts, exemplars drawn from FROZEN with
+a fixed seed, and `--draws` plain prompts), sampled and judged with the RL stage's settings (`-p`: RLConfig fields:
+form, temperature, max_completion_length, budget_s...). Judged programs go to a copy of FROZEN in OUT, never to
+FROZEN. Writes OUT/prompts.jsonl, OUT/answers/LABEL.jsonl.gz per policy (a policy already answered is not sampled
+again: run again with the same OUT to add policies or go on after a cut), OUT/rows.jsonl, OUT/effects.jsonl and
+OUT/table.md. A failure, or any answer that is not a correct program, counts 1.0x."""
+if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
+import gzip, json, shutil, sys, time
+from pathlib import Path
+from benchmarks.common import parser, load_jsonl, print_table
+
+
+def policy_path(spec:str)->str:
+    "A policy's model directory: a run or model directory as it is, or a model name `hf:` knows (its local copy)."
+    if Path(spec).exists(): return spec
+    from cudal1_nb.models import local_model
+    p = local_model(spec)
+    if not Path(p).exists(): raise SystemExit(f"rl_endpoint: policy {spec!r} is neither a directory nor a model name known offline")
+    return p
+
+
+def answer(label:str, spec:str, prompts:list, cfg, reward, device:str)->list:
+    "One completion per fixed prompt from the policy `spec`, judged by `reward`: one row per prompt (its fields and the rollout's)."
+    import torch
+    from cudal1_nb.checkpoint import load_policy
+    from cudal1_nb.generate import GenConfig
+    from cudal1_nb.grpo import policy_backend
+    model, tok, _ = load_policy(policy_path(spec), device)
+    model.eval()
+    be = policy_backend(model, tok, f"policy:{label}", 'auto')
+    gen = GenConfig(max_new_tokens=cfg.max_completion_length, temperature=cfg.temperature, top_p=cfg.top_p, seed=cfg.seed)
+    texts = be.generate([p.prompt for p in prompts], gen)
+    rows = [None] * len(prompts)
+    for split in dict.fromkeys(p.split for p in prompts):
+        idx = [i for i, p in enumerate(prompts) if p.split == split]
+        ros = reward.score([prompts[i].prompt for i in idx], [texts[i] for i in idx], [prompts[i].task_id for i in idx],
+                           [prompts[i].exemplar_ids for i in idx], [prompts[i].template_id for i in idx], split=split)
+        for i, ro in zip(idx, ros):
+            rows[i] = dict(prompts[i].to_dict(), policy=label, verdict=ro.verdict, counted=ro.counted, speedup=ro.speedup,
+                           reward=ro.reward, candidate_id=ro.candidate_id, completion=ro.completion)
+    del model, be
+    if torch.cuda.is_available(): torch.cuda.empty_cache()
+    return rows
+
+
+def effects_markdown(effects:list)->str:
+    "The paired effects as a Markdown table."
+    f = lambda x: '-' if x is None else f"{x:.3f}"
+    head = ['| split | kind | arm | against | tasks | ratio | 95 % interval | detectable |', '|---|---|---|---|---|---|---|---|']
+    return '\n'.join(head + [f"| {e['split']} | {e['kind']} | {e['arm']} | {e['against']} | {e['tasks']} | {f(e['ratio'])} | "
+                              f"[{f(e['lo'])}, {f(e['hi'])}] | {f(e['detectable'])} |" for e in effects]) + '\n'
+
+
+def main(argv=None):
+    ap = parser(__doc__)
+    ap.add_argument('policies', nargs='+', metavar='ARM=POLICY')
+    ap.add_argument('--store', required=True, help='the frozen variant store the contrastive exemplars are drawn from (read only)')
+    ap.add_argument('--out', required=True); ap.add_argument('--draws', type=int, default=4, help='prompts per task and kind')
+    ap.add_argument('--splits', default='train,held-out'); ap.add_argument('--tasks', type=int, default=0, help='tasks per split at most (0: all)')
+    ap.add_argument('--device', default='auto', help='where the policies sample'); ap.add_argument('--eval-device', default='cpu', help='where programs run')
+    ap.add_argument('--base', default='base', help='the arm the others are compared with')
+    ap.add_argument('-p', nargs=2, action='append', default=[], metavar=('KEY', 'VALUE'), help='RLConfig field (form, temperature, ...)')
+    a = ap.parse_args(argv)
+    specs = [x.split('=', 1) for x in a.policies]
+    if bad := [x for x, s in zip(a.policies, specs) if len(s) != 2 or not all(s)]: ap.error(f"give ARM=POLICY, not {bad}")
+    if a.base not in {arm for arm, _ in specs}: ap.error(f"no policy of the base arm {a.base!r} (give {a.base}=POLICY)")
+    if not Path(a.store).is_file(): ap.error(f"no store file {a.store}")
+    from cudal1_nb.core import training_on
+    training_on(a.device)
+    from cudal1_nb.endpoint import fixed_prompts, FixedPrompt, endpoint_table
+    from cudal1_nb.rl import RLConfig, KernelReward
+    from cudal1_nb.store import Store
+    from cudal1_nb.tasks import load_tasks, split_tasks
+    cfg = RLConfig.from_params(dict(dict(a.p), eval_device=a.eval_device, device=a.device))   # the config coerces each value to its field's type
+    out = Path(a.out); (out/'answers').mkdir(parents=True, exist_ok=True)
+    judged = out/'judged.sqlite'
+    if not judged.exists(): shutil.copy(a.store, judged)
+    suite = load_tasks(cfg.suite, validate=False)
+    tasks = [(t, s) for s in a.splits.split(',') for t in split_tasks(suite, s)[:a.tasks or None]]
+    reward = KernelReward(suite, cfg.reward_config(), cfg.eval_config(), cfg.eval_device, str(judged), run='endpoint', arm='endpoint')
+    with Store(a.store) as st: pools = {t.id: st.programs(t.id, reward.judge.device_name()) for t, _ in tasks}
+    prompts = fixed_prompts(tasks, pools, cfg.plan(), a.draws, cfg.seed)
+    pf = out/'prompts.jsonl'
+    if pf.exists() and [FixedPrompt.from_dict(d) for d in load_jsonl(pf)] != prompts:
+        raise SystemExit(f"rl_endpoint: {pf} holds other prompts (another store, seed, draw count or template): use a new --out")
+    pf.write_text(''.join(p.to_json() + '\n' for p in prompts))
+    answers, arms, n = {}, {}, {}
+    for arm, spec in specs:
+        n[arm] = n.get(arm, 0) + 1
+        label = f"{arm}-{n[arm]}"
+        arms.setdefault(arm, []).append(label)
+        f = out/'answers'/f"{label}.jsonl.gz"
+        if f.exists(): answers[label] = load_jsonl(f); continue
+        t0 = time.time()
+        rows = answer(label, spec, prompts, cfg, reward, cfg.resolved_device() if a.device == 'auto' else a.device)
+        tmp = f.with_suffix('.tmp')
+        with gzip.open(tmp, 'wt') as g: g.write(''.join(json.dumps(r) + '\n' for r in rows))
+        tmp.rename(f)
+        answers[label] = rows
+        print(json.dumps(dict(policy=label, spec=spec, answers=len(rows), seconds=round(time.time() - t0, 1))), flush=True)
+    reward.close()
+    rows, effects = endpoint_table(answers, arms, a.base, (('contrastive', 'plain'),) if {'contrastive', 'plain'} <= set(arms) else ())
+    r3 = lambda d: {k: round(v, 3) if isinstance(v, float) else v for k, v in d.items()}
+    (out/'rows.jsonl').write_text(''.join(json.dumps(r) + '\n' for r in rows))
+    (out/'effects.jsonl').write_text(''.join(json.dumps(e) + '\n' for e in effects))
+    print_table([r3(r) for r in rows], ['split', 'kind', 'arm', 'answers', 'tasks', 'correct', 'gmean'])
+    print()
+    print_table([r3(e) for e in effects], ['split', 'kind', 'arm', 'against', 'tasks', 'ratio', 'lo', 'hi', 'excludes_1', 'detectable'])
+    (out/'table.md').write_text(effects_markdown(effects))
+    return rows, effects
+
+
+if __name__ == '__main__': main()
