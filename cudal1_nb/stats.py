@@ -43,7 +43,8 @@ def t_quantile(p:float, # the probability, in (0, 1)
     f = lambda x: c * (1 + x * x / df) ** (-(df + 1) / 2)
     def cdf(t, n=2000):   # 0.5 + the integral from 0 to t
         h = t / n
-        return 0.5 + h / 3 * (f(0) + f(t) + 4 * sum(f((2 * i - 1) * h) for i in range(1, n // 2 + 1)) + 2 * sum(f(2 * i * h) for i in range(1, n // 2)))
+        odd, even = sum(f((2 * i - 1) * h) for i in range(1, n // 2 + 1)), sum(f(2 * i * h) for i in range(1, n // 2))
+        return 0.5 + h / 3 * (f(0) + f(t) + 4 * odd + 2 * even)
     if p < 0.5: return -t_quantile(1 - p, df)
     lo, hi = 0.0, 1.0
     while cdf(hi) < p: hi *= 2
