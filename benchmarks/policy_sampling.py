@@ -5,13 +5,14 @@ sampled speedup on the training (or held-out) tasks -- the measurement behind th
 
 RUN_DIR is an sft, selftrain or rl run (or a model directory). Every sample is judged by the harness, exactly as the
 stages' reward does (`cudal1_nb.rl.KernelReward` over the stage-1 prompt), in a throw-away store."""
+if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
+from benchmarks.common import parser
 import argparse, json, sys, tempfile, time
 from pathlib import Path
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = parser(__doc__)
     ap.add_argument('run'); ap.add_argument('--temps', default='0.3,0.5,0.8'); ap.add_argument('--samples', type=int, default=4)
     ap.add_argument('--split', default='train'); ap.add_argument('--form', default='optimize-terse/v1'); ap.add_argument('--max-new-tokens', type=int, default=768)
     a = ap.parse_args(argv)

