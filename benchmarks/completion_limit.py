@@ -68,7 +68,7 @@ def main(argv=None):
     ap.add_argument('-p', '--param', nargs=2, action='append', default=[], metavar=('KEY', 'VALUE'))
     a = ap.parse_args(argv)
     if not Path(a.store).is_file(): ap.error(f"--store {a.store}: no such file")
-    from cudal1_nb.cli import _params
+    from cudal1_nb.commands import param_pairs as _params
     params = _params(a.param, None)   # each VALUE as JSON where it parses, else the string (as `cudal1 -p`)
     rows = []
     for arm in a.arms.split(','):

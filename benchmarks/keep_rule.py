@@ -41,7 +41,7 @@ def main(argv=None):
     ap.add_argument('-p', nargs=2, action='append', default=[], metavar=('KEY', 'VALUE'))
     a = ap.parse_args(argv)
     from cudal1_nb.selftrain import SelfTrainConfig
-    from cudal1_nb.cli import _params
+    from cudal1_nb.commands import param_pairs as _params
     params = dict(rounds=1, samples=2, temperature=0.5, steps=40, time_budget_s=0, expected_steps_per_s=-1)
     params.update(_params(a.p, None))   # each VALUE as JSON where it parses, else the string (as `cudal1 -p`)
     runs = [(k, int(s)) for k in a.keeps.split(',') for s in a.seeds.split(',')]

@@ -103,7 +103,7 @@ def main(argv=None):
         failed = {key(k): v for k, v in sm.get('failed', {}).items() if key(k) not in runs}
         return write_results(Path(a.out), a, a.arms.split(','), seeds, sm['params'], sm['stage2'], runs, time.time() - sm['seconds'], sm['command'], failed, sm.get('git'))
     from cudal1_nb.rl import RLConfig, run_rl
-    from cudal1_nb.cli import _params
+    from cudal1_nb.commands import param_pairs as _params
     out, seeds, arms = Path(a.out), [int(s) for s in a.seeds.split(',')], a.arms.split(',')
     if bad := [x for x in arms if x not in ARMS]: sys.exit(f"unknown arm(s) {bad}; known: {list(ARMS)}")
     params = _params(a.p, None)   # each VALUE as JSON where it parses, else the string (as `cudal1 -p`)

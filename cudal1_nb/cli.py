@@ -7,243 +7,12 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/cli.html.md"""
 
 # %% ../nbs/90_cli.ipynb #040b7c4c
 from __future__ import annotations
-import os, sys, json, argparse, contextlib, textwrap
-from pathlib import Path
-from .core import print_table
+import sys, argparse, textwrap
+from .commands import (cmd_tasks, cmd_download, cmd_store, cmd_run, cmd_stage, cmd_eval, cmd_audit, cmd_report, cmd_env, cmd_serve,
+                       print_fields, param_pairs, baseline_aliases, resolve_baselines, serve_config, env_serve_config)   # re-exported
 
 # %% auto #0
-__all__ = ['P_HELP', 'SELECT_HELP', 'BASELINES_HELP', 'DEVICE_HELP', 'cmd_tasks', 'cmd_download', 'cmd_store', 'print_fields',
-           'cmd_run', 'cmd_stage', 'cmd_eval', 'cmd_audit', 'baseline_aliases', 'resolve_baselines', 'cmd_report',
-           'serve_config', 'env_serve_config', 'cmd_env', 'cmd_serve', 'version_text', 'build_parser', 'main']
-
-# %% ../nbs/90_cli.ipynb #18f56540
-def _csv_ints(s): return [int(x) for x in s.split(',') if x.strip()] if s else None
-def _csv(s): return [x.strip() for x in s.split(',') if x.strip()] if s else None
-
-# %% ../nbs/90_cli.ipynb #163f9eb3
-def cmd_tasks(a)->int:
-    from cudal1_nb.tasks import list_tasks
-    checks = list_tasks(a.source, levels=_csv_ints(a.levels), ids=_csv(a.ids), limit=a.limit, suite=a.suite,
-                        timeout=a.timeout, workers=a.workers, progress=not a.json and sys.stderr.isatty())
-    if a.json:
-        for c in checks:
-            print(json.dumps(dict(id=c.id, level=c.level, name=c.name, source=c.source, status=c.status, reason=c.reason,
-                                  inputs=c.inputs, seconds=c.seconds)))
-    else:
-        print_table([dict(c.to_dict(), inputs=' '.join(c.inputs)[:60]) for c in checks], ['id', 'name', 'status', 'inputs', 'reason'])
-        n_bad = sum(not c.ok for c in checks)
-        print(f"\n{len(checks)} tasks: {len(checks) - n_bad} ok, {n_bad} invalid", file=sys.stderr)
-    return 1 if any(not c.ok for c in checks) else 0
-
-# %% ../nbs/90_cli.ipynb #8a0ef208
-def cmd_download(a)->int:
-    from cudal1_nb.download import download_cudal1, download_kernelbench
-    if a.what == 'cuda-l1':
-        for n, p in download_cudal1(_csv(a.gpus), base_url=a.base_url, force=a.force).items(): print(f"{n}\t{p}")
-    else: print(download_kernelbench(a.url, force=a.force))
-    return 0
-
-# %% ../nbs/90_cli.ipynb #dc8d1d49
-def cmd_store(a)->int:
-    from cudal1_nb.store import Store
-    with Store(a.db) as st:
-        if a.store_cmd == 'import':
-            for f in a.files:
-                s = st.import_release(f)
-                print(f"imported {f}: {s}")
-        elif a.store_cmd == 'export':
-            st.export_release(a.name, a.out); print(f"wrote {a.out}")
-        elif a.store_cmd == 'stats':
-            s = st.stats()
-            print(json.dumps(s) if a.json else json.dumps(s, indent=2))
-    return 0
-
-# %% ../nbs/90_cli.ipynb #2ff97cf6
-def _params(pairs, path)->dict:
-    d = json.loads(Path(path).read_text()) if path else {}
-    if not isinstance(d, dict): raise ValueError(f"{path}: the config file must hold a JSON object")
-    for k, v in pairs or []:
-        try: d[k] = json.loads(v)
-        except ValueError: d[k] = v
-    return d
-
-def _headline(rows:list, out)->int:
-    "Print the stage table and, when the report ran, where it is and its headline; the exit code of the run."
-    print_table([dict(stage=r['stage'], status=r['status'], seconds=r['seconds'], run_dir=r['run_dir']) for r in rows],
-                ['stage', 'status', 'seconds', 'run_dir'], out=out)
-    rc = 0
-    for r in rows:
-        s = r['summary'] or {}
-        if r['stage'] == 'report':
-            print(f"\nreport: {s.get('report')}", file=out)
-            for line in s.get('headline_text') or [f"{k}: {json.dumps(v)}" for k, v in (s.get('headline') or {}).items()]: print(f"  {line}", file=out)
-        if r['stage'] == 'evaluate' and (s.get('tasks_ok') != s.get('tasks') or s.get('variants_ok') != s.get('variants')): rc = 1
-    return rc
-
-def print_fields(chain:tuple, out=None):
-    "Every config field of the stages in `chain`: name, type, default and what it sets."
-    from cudal1_nb.pipeline import REGISTRY
-    for st in chain:
-        print(f"{st}: {REGISTRY[st].doc}\n  fields of {REGISTRY[st].config.rsplit('.', 1)[1]} (-p KEY VALUE, or -p {st}.KEY VALUE in a chain):", file=out or sys.stdout)
-        print_table([dict(f, default=repr(f['default'])) for f in REGISTRY[st].field_docs()], ['name', 'type', 'default', 'doc'], out=out or sys.stdout)
-
-def cmd_run(a)->int:
-    "`cudal1 run` and `cudal1 stage`: plan (and so check) every stage, then run the chain; an existing `--run-dir` is resumed."
-    from cudal1_nb.pipeline import chain_of, plan_chain, run_chain
-    from cudal1_nb.core import new_run_dir
-    stage = a.cmd == 'stage'
-    chain = chain_of(a.name if stage else a.stages)
-    if a.fields: print_fields(chain); return 0
-    plan = plan_chain(chain, _params(None, a.config), _params(a.param, None), profile=a.profile)   # everything checked before anything runs
-    pdir = Path(a.run_dir) if a.run_dir else None if stage else new_run_dir('pipeline')   # `stage` alone: a fresh run directory per stage
-    if pdir: print(f"pipeline run directory: {pdir}", file=sys.stderr, flush=True)
-    try: res = run_chain(chain, plan, pdir, progress=sys.stderr.isatty())
-    except RuntimeError as e:
-        print(f"cudal1 {a.cmd}: {e}\n" + (f"the same command with --run-dir {pdir} resumes" if pdir else
-              "with --run-dir DIR a stopped chain resumes (complete stages skipped)"), file=sys.stderr); return 1
-    if stage:
-        for r in res['stages']: print(f"{r['stage']}: {json.dumps(r['summary'])}")
-        return 0
-    print(f"pipeline run {pdir}: {len(chain)} stages in {res['seconds']:.0f} s")
-    return _headline(res['stages'], sys.stdout)
-
-# %% ../nbs/90_cli.ipynb #d7c4772d
-def cmd_stage(a)->int:
-    "`cudal1 stage NAME`: `cudal1 run --stages NAME` (the same default profile) and, without `--run-dir`, a fresh run directory per stage."
-    return cmd_run(a)
-
-# %% ../nbs/90_cli.ipynb #d1a3356a
-def _task_from_file(path:str):
-    from cudal1_nb.core import Task
-    import re
-    p = Path(path)
-    if not p.is_file(): raise FileNotFoundError(f"{path}: no such file")
-    m = re.fullmatch(r'(\d+)_(\w+)\.py', p.name)
-    lv = re.fullmatch(r'level_?(\d+)', p.parent.name)
-    return Task('local', int(lv[1]) if lv else 0, int(m[1]) if m else 0, m[2] if m else p.stem, p.read_text(), source=str(p))
-
-def _eval_cfg(a):
-    from cudal1_nb.eval import EvalConfig
-    d = _params(a.param, None)
-    if a.baselines: d['baselines'] = resolve_baselines(_csv(a.baselines))
-    if getattr(a, 'policy', None): d['policy'] = a.policy
-    return EvalConfig.from_params(d)
-
-def _device(a)->str:
-    "`--device`: 'auto' is cuda when this machine has a GPU torch can use, else cpu."
-    if a.device != 'auto': return a.device
-    import torch
-    return 'cuda' if torch.cuda.is_available() else 'cpu'
-
-def _maybe_store(a):
-    "The variant store when `--store` or `--db` was given, else a do-nothing context giving None."
-    if not (a.store or a.db): return contextlib.nullcontext()
-    from cudal1_nb.store import Store
-    return Store(a.db or None)
-
-def _eval_line(c, r)->dict:
-    return dict(candidate=c.name, candidate_id=c.id, task=r.task_id, verdict=r.verdict, correct=r.correct, speedup=r.speedups,
-                timings={k: dict(median_ms=t.median_ms, iqr_ms=t.iqr_ms, n=t.n) for k, t in r.timings.items()},
-                flags=r.flags, reason=r.reason, device=r.device)
-
-def cmd_eval(a)->int:
-    from cudal1_nb.core import Candidate
-    from cudal1_nb.tasks import check_tasks
-    from cudal1_nb.eval import evaluate
-    cfg = _eval_cfg(a)
-    task = _task_from_file(a.ref)
-    chk = check_tasks([task], timeout=cfg.timeout)[0]
-    if not chk.ok: print(f"cudal1 eval: bad reference task: {chk.reason}", file=sys.stderr); return 2
-    cands = []
-    for f in a.cands:
-        p = Path(f)
-        if not p.is_file(): raise FileNotFoundError(f"{f}: no such file")
-        cands.append(Candidate(task.id, p.read_text(), name=p.name, origin='cli'))
-    with _maybe_store(a) as st:
-        res = evaluate(task, cands, device=_device(a), cfg=cfg, progress=not a.json and sys.stderr.isatty() and len(cands) > 1, store=st)
-    for c, r in zip(cands, res):
-        if a.json: print(json.dumps(_eval_line(c, r)))
-        else: print(f"{c.name}: {r.verdict}  " + '  '.join(f"{b} {s:.3g}x" for b, s in r.speedups.items() if s) + f"  {' '.join(r.flags)}  {r.reason}")
-    return 0
-
-# %% ../nbs/90_cli.ipynb #5dffc27c
-def cmd_audit(a)->int:
-    from cudal1_nb.audit import audit, audit_table
-    if a.from_evals:   # tables only, from the saved results of an earlier (possibly interrupted) audit
-        if not a.out: raise SystemExit("cudal1 audit: --from-evals needs --out FOLDER")
-        s = audit_table(a.release, a.from_evals, a.out, levels=_csv_ints(a.levels), ids=_csv(a.ids), limit=a.limit, show=not a.json, policy=a.policy)
-    else:
-        if a.resume and not a.db: raise SystemExit("cudal1 audit: --resume needs --db STORE (the store the interrupted audit recorded into)")
-        with _maybe_store(a) as st:
-            s = audit(a.release, device=_device(a), cfg=_eval_cfg(a), levels=_csv_ints(a.levels), ids=_csv(a.ids), limit=a.limit,
-                      out_dir=a.out, store=st, progress=sys.stderr.isatty(), show=not a.json, resume=a.resume)
-    if a.json:
-        for r in s['rows']: print(json.dumps(r))
-    return 0
-
-# %% ../nbs/90_cli.ipynb #d3f87237
-def baseline_aliases()->dict:
-    "Every name a baseline goes by -> its `EvalResult.speedups` key: the key, the release files' `score_*` field with and without the prefix, and the paper's row name."
-    from cudal1_nb.core import BASELINES
-    from cudal1_nb.release import SCORE_BASELINES
-    from cudal1_nb.analysis import BASELINE_NAMES
-    d = {b: b for b in BASELINES}
-    for field, b in SCORE_BASELINES.items(): d[field] = d[field.removeprefix('score_')] = b
-    for b, name in BASELINE_NAMES.items(): d[name.lower()] = d[name.lower().replace(' ', '_').replace('.', '_').replace('-', '_')] = b
-    return d
-
-def resolve_baselines(names:list|None, # baseline names as typed (None: all)
-                     )->list|None:
-    "The `speedups` keys of `names` (aliases accepted, case-insensitive); a ValueError naming the known ones for any other."
-    if names is None: return None
-    al = baseline_aliases()
-    if bad := [n for n in names if n.lower() not in al]:
-        raise ValueError(f"unknown baseline(s) {bad}; known: {sorted(set(al.values()))} (aliases: {', '.join(sorted(k for k in al if k not in al.values()))})")
-    return list(dict.fromkeys(al[n.lower()] for n in names))
-
-# %% ../nbs/90_cli.ipynb #bfa44959
-def cmd_report(a)->int:
-    from cudal1_nb.analysis import report, format_report, report_html
-    try: bs = resolve_baselines(_csv(a.baselines))
-    except ValueError as e: print(f"cudal1 report: {e}", file=sys.stderr); return 2
-    rep = report(a.sources, baselines=bs)
-    if a.out:
-        Path(a.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(a.out).write_text(report_html(rep))
-    if a.json:
-        for r in rep['rows']: print(json.dumps({k: v for k, v in r.items() if k != 'kind'}))
-    else: print(format_report(rep))
-    return 0
-
-# %% ../nbs/90_cli.ipynb #b2c0de02
-def serve_config(a):
-    "The `ServeConfig` of `cudal1 serve`'s arguments ('auto' devices resolved)."
-    from cudal1_nb.serve_jobs import ServeConfig   # no FastAPI needed to check the arguments
-    devs = [x.strip() for x in a.device.split(',') if x.strip()]
-    devs = [_device(argparse.Namespace(device=x)) for x in devs]
-    d = dict(_params(a.set, None), suite=a.suite, devices=devs, policy=a.policy, host=a.host, port=a.port, auth=not a.no_auth,
-             token_file=a.token_file or '', db=a.db or '', jobs_db=a.jobs_db or '', eval=_params(a.param, None))
-    return ServeConfig.from_params(d)
-
-def env_serve_config(a):
-    "The `EnvServeConfig` of `cudal1 env`'s arguments ('auto' device resolved)."
-    from cudal1_nb.envserve import EnvServeConfig
-    env = (dict(device=_device(a), max_turns=a.max_turns, resume=not a.no_resume) | _params(a.env, None) | ({'db': a.db} if a.db else {})
-           | ({'episodes': a.episodes} if a.episodes else {}) | ({'eval': _params(a.param, None)} if a.param else {}))
-    return EnvServeConfig.from_params(dict(_params(a.set, None), suite=a.suite, host=a.host, port=a.port, auth=not a.no_auth,
-                                           token_file=a.token_file or '', env=env))
-
-def _run_server(a, cmd:str, module:str, fn:str, config)->int:
-    "Serve `module.fn(config(a))`; without FastAPI and uvicorn, say which extra to install (exit status 2)."
-    import importlib
-    try: serve_fn = getattr(importlib.import_module(module), fn)
-    except ImportError as e:
-        print(f"cudal1 {cmd}: needs FastAPI and uvicorn: pip install 'cudal1_nb[serve]' ({e})", file=sys.stderr); return 2
-    serve_fn(config(a))
-    return 0
-
-def cmd_env(a)->int: return _run_server(a, 'env', 'cudal1_nb.envserve', 'serve_env', env_serve_config)
-def cmd_serve(a)->int: return _run_server(a, 'serve', 'cudal1_nb.serve', 'serve', serve_config)
+__all__ = ['P_HELP', 'SELECT_HELP', 'BASELINES_HELP', 'DEVICE_HELP', 'version_text', 'build_parser', 'main']
 
 # %% ../nbs/90_cli.ipynb #fc967af2
 class _Help(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
@@ -349,16 +118,22 @@ def build_parser()->argparse.ArgumentParser:
     for k in ('levels', 'ids'): au.add_argument(f'--{k}', help=SELECT_HELP[k])
     au.add_argument('--limit', type=int, help=SELECT_HELP['limit'])
     au.add_argument('--out', help='output folder (default: a new run directory under BASE/runs/audit)')
-    au.add_argument('--from-evals', metavar='EVALS', nargs='+', help="measure nothing: write the tables from an audit's evals.jsonl (or evals.partial.jsonl; several for an audit done in parts)")
-    au.add_argument('--policy', help="the anti-cheat policy: 'strict' (default) or 'audit' (only dynamic evidence rejects); with --from-evals, the saved results are judged again under it")
-    au.add_argument('--resume', action='store_true', help='with --db: programs the store already has a result for (this GPU, this harness version) are not measured again, e.g. after an interrupted audit')
+    au.add_argument('--from-evals', metavar='EVALS', nargs='+',
+        help="measure nothing: write the tables from an audit's evals.jsonl (or evals.partial.jsonl; several for an audit done in parts)")
+    au.add_argument('--policy',
+        help="the anti-cheat policy: 'strict' (default) or 'audit' (only dynamic evidence rejects); with --from-evals, the saved results are judged "
+             "again under it")
+    au.add_argument('--resume', action='store_true',
+        help='with --db: programs the store already has a result for (this GPU, this harness version) are not measured again, e.g. after an '
+             'interrupted audit')
     for q in (ev, au):
         q.add_argument('--device', choices=['auto', 'cpu', 'cuda'], default='auto', help=DEVICE_HELP)
         q.add_argument('--json', action='store_true', help='one JSON object per line')
         _add_baselines(q, ' (default: the harness config\'s)')
         q.add_argument('--store', action='store_true', help='record results in the variant store (BASE/store.sqlite)')
         q.add_argument('--db', help='record results in this store file (implies --store)')
-        q.add_argument('-p', '--param', nargs=2, action='append', metavar=('KEY', 'VALUE'), help=P_HELP + ": a field of the harness's EvalConfig, e.g. -p timeout 60")
+        q.add_argument('-p', '--param', nargs=2, action='append', metavar=('KEY', 'VALUE'),
+            help=P_HELP + ": a field of the harness's EvalConfig, e.g. -p timeout 60")
     ev.set_defaults(fn=cmd_eval); au.set_defaults(fn=cmd_audit)
     rp = cmd('report', "speedup tables (the paper's statistics and honest ones) of release files and audit results")
     rp.add_argument('sources', nargs='+', help='CUDA-L1 release files (h100.jsonl ...) and/or audit evals.jsonl files')
@@ -375,22 +150,30 @@ def build_parser()->argparse.ArgumentParser:
     sg.set_defaults(fn=cmd_stage)
     r = cmd('run', "the pipeline on the embedded default (the CPU mini-suite, a tiny model): collect -> augment -> sft -> "
                    "selftrain -> rl -> report in one resumable run directory", epilog=epi)
-    r.add_argument('--stages', default='all', help="a chain, a stage or comma-separated stages (listed below); 'evaluate' is the mini-suite evaluation alone")
+    r.add_argument('--stages', default='all',
+        help="a chain, a stage or comma-separated stages (listed below); 'evaluate' is the mini-suite evaluation alone")
     _add_chain_options(r, stage=False)
     r.set_defaults(fn=cmd_run)
     sv = cmd('serve', "the harness as an HTTP service for RL trainers (verl, OpenRLHF, slime, TRL, KernelGYM's client): submit and poll, "
                       "results cached in the variant store, accepted jobs kept on disk until answered")
-    sv.add_argument('--suite', default='minibench', help="the tasks a request may name by id: 'minibench', 'kernelbench', 'cuda-l1:GPU', a directory or a release .jsonl")
-    sv.add_argument('--device', default='auto', help="where programs run, comma-separated ('cpu', 'cuda', 'cuda:N'; 'auto' is cuda when torch sees a GPU, else cpu); the first is a request's default")
+    sv.add_argument('--suite', default='minibench',
+        help="the tasks a request may name by id: 'minibench', 'kernelbench', 'cuda-l1:GPU', a directory or a release .jsonl")
+    sv.add_argument('--device', default='auto',
+        help="where programs run, comma-separated ('cpu', 'cuda', 'cuda:N'; 'auto' is cuda when torch sees a GPU, else cpu); the first is a "
+             "request's default")
     sv.add_argument('--policy', default='strict', help="a request's default anti-cheat policy: 'strict' or 'audit'")
     sv.add_argument('--host', default='127.0.0.1', help='the address to bind (loopback unless told; another needs tokens)')
     sv.add_argument('--port', type=int, default=8421, help='the port')
-    sv.add_argument('--token-file', help="bearer tokens, one a line, 'name:token' or a bare token (default: BASE/serve/tokens, made on first start; $CUDAL1_SERVE_TOKEN replaces it)")
+    sv.add_argument('--token-file',
+        help="bearer tokens, one a line, 'name:token' or a bare token (default: BASE/serve/tokens, made on first start; $CUDAL1_SERVE_TOKEN "
+             "replaces it)")
     sv.add_argument('--no-auth', action='store_true', help='no tokens (a loopback address only)')
     sv.add_argument('--db', help='the variant store results go to and are looked up in (default: BASE/store.sqlite)')
     sv.add_argument('--jobs-db', help='the accepted jobs (default: BASE/serve/jobs.sqlite)')
-    sv.add_argument('-p', '--param', nargs=2, action='append', metavar=('KEY', 'VALUE'), help=P_HELP + ": a field of the harness's EvalConfig, e.g. -p budget_s 0.3")
-    sv.add_argument('--set', nargs=2, action='append', metavar=('KEY', 'VALUE'), help="set another field of the server's ServeConfig (max_queue, max_per_client, campaigns, sync_wait_s, keep_days, ...); repeatable")
+    sv.add_argument('-p', '--param', nargs=2, action='append', metavar=('KEY', 'VALUE'),
+        help=P_HELP + ": a field of the harness's EvalConfig, e.g. -p budget_s 0.3")
+    sv.add_argument('--set', nargs=2, action='append', metavar=('KEY', 'VALUE'),
+        help="set another field of the server's ServeConfig (max_queue, max_per_client, campaigns, sync_wait_s, keep_days, ...); repeatable")
     sv.set_defaults(fn=cmd_serve)
     en = cmd('env', "multi-turn episodes over HTTP and WebSocket as an OpenEnv environment (reset, step, state): the model answers, "
                     "reads the harness's verdict and revises; TRL's environment mode and OpenEnv clients drive it")
@@ -399,18 +182,22 @@ def build_parser()->argparse.ArgumentParser:
     en.add_argument('--max-turns', type=int, default=3, help='turns an episode takes at most')
     en.add_argument('--host', default='127.0.0.1', help='the address to bind (loopback unless told; another needs tokens)')
     en.add_argument('--port', type=int, default=8422, help='the port')
-    en.add_argument('--token-file', help="bearer tokens as `cudal1 serve` reads them (default: the reward service's; $CUDAL1_SERVE_TOKEN replaces it)")
+    en.add_argument('--token-file',
+        help="bearer tokens as `cudal1 serve` reads them (default: the reward service's; $CUDAL1_SERVE_TOKEN replaces it)")
     en.add_argument('--no-auth', action='store_true', help='no tokens (a loopback address only)')
     en.add_argument('--no-resume', action='store_true', help='end the episodes an earlier server left open (with a clear error) instead of going on')
     en.add_argument('--db', help='the variant store judged programs go to (default: BASE/store.sqlite)')
     en.add_argument('--episodes', help="the episodes' SQLite file (default: BASE/env/episodes.sqlite)")
     en.add_argument('-p', '--param', nargs=2, action='append', metavar=('KEY', 'VALUE'), help=P_HELP + ": a field of the harness's EvalConfig")
-    en.add_argument('--env', nargs=2, action='append', metavar=('KEY', 'VALUE'), help="set another field of EnvConfig (win_speedup, on_cheat, history, reward, ...)")
-    en.add_argument('--set', nargs=2, action='append', metavar=('KEY', 'VALUE'), help="set another field of EnvServeConfig (max_open, max_sessions, idle_s, ...)")
+    en.add_argument('--env', nargs=2, action='append', metavar=('KEY', 'VALUE'),
+        help="set another field of EnvConfig (win_speedup, on_cheat, history, reward, ...)")
+    en.add_argument('--set', nargs=2, action='append', metavar=('KEY', 'VALUE'),
+        help="set another field of EnvServeConfig (max_open, max_sessions, idle_s, ...)")
     en.set_defaults(fn=cmd_env)
     return p
 
-def main(argv:list|None=None)->int:
+def main(argv:list|None=None, # the arguments after `cudal1` (None: the process's; it then exits with the status)
+        )->int:
     "Entry point of the `cudal1` command."
     p = build_parser()
     a = p.parse_args(argv)
