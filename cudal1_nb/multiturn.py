@@ -110,6 +110,7 @@ def as_rollout(t, # a `Turn`
     "A turn as the run's rollout record (its episode and turn kept; the feedback stays in the episodes' store)."
     return Rollout.from_dict({k: v for k, v in t.to_dict().items() if k in Rollout.__dataclass_fields__} | ({'arm': arm} if arm else {}))
 
+# %% ../nbs/15_multiturn.ipynb #3b9e7c22
 def multiturn_grpo_trainer(base:type, # a `GRPOTrainer` class (TRL's, or `cudal1_nb.grpo.engine_grpo_trainer()`)
                           )->type:
     """A subclass of `base` whose completions are episodes of `env` (see above): construct it with `env=`, `on_turns=`
