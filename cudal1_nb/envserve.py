@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field, ConfigDict, ValidationError
 
 # %% auto #0
 __all__ = ['WS_CODES', 'EnvServeConfig', 'KernelAction', 'ResetBody', 'StepBody', 'wire', 'state_of', 'Refused', 'EnvServer',
-           'schemas', 'make_env_app', 'env_banner', 'serve_env', 'main']
+           'schemas', 'make_env_app', 'env_banner', 'serve_env']
 
 # %% ../nbs/15e_envserve.ipynb #1236aa49
 @dataclass(frozen=True)
@@ -319,11 +319,3 @@ def serve_env(cfg:EnvServeConfig, # the server's settings
     uvicorn.run(app, host=cfg.host, port=cfg.port, log_level='warning', ws_max_size=cfg.max_body)
     sys.stderr.flush(); sys.stdout.flush()
     os._exit(0)   # a step being judged is not waited for: its episode stays at its last turn, and the client retries it
-
-def main(argv:list|None=None, # the command line's arguments (None: the process's)
-        ):
-    "`python -m cudal1_nb.envserve`: the same as `cudal1 env` (its arguments)."
-    from cudal1_nb.cli import main as cli_main
-    return cli_main(['env', *(sys.argv[1:] if argv is None else argv)])
-
-if __name__ == '__main__' and '__file__' in globals(): sys.exit(main())   # `python -m cudal1_nb.envserve` (not a notebook's kernel)

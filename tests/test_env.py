@@ -191,7 +191,7 @@ def _die_with_parent():
 
 
 class EnvServed:
-    "`python -m cudal1_nb.envserve` in a subprocess on loopback: its own base directory, one token, the short timing budget."
+    "`cudal1 env` (as `python -m cudal1_nb env`) in a subprocess on loopback: its own base directory, one token, the short timing budget."
     def __init__(self, base:Path):
         self.base, self.port, self.procs = Path(base), _free_port(), []
         self.base.mkdir(parents=True, exist_ok=True)
@@ -200,7 +200,7 @@ class EnvServed:
         self.url = f"http://127.0.0.1:{self.port}"
     def start(self, *extra:str):
         log = open(self.base/f'server{len(self.procs)}.log', 'w')
-        cmd = [sys.executable, '-m', 'cudal1_nb.envserve', '--port', str(self.port), '--token-file', str(self.base/'tokens'), '--max-turns', '3',
+        cmd = [sys.executable, '-m', 'cudal1_nb', 'env', '--port', str(self.port), '--token-file', str(self.base/'tokens'), '--max-turns', '3',
                '--env', 'eval', json.dumps(CHEAP), '--env', 'episodes', str(self.base/'episodes.sqlite'),
                '--env', 'db', str(self.base/'store.sqlite'), *extra]
         self.proc = subprocess.Popen(cmd, env={**os.environ, 'CUDAL1_BASE_DIR': str(self.base)}, stdout=log, stderr=subprocess.STDOUT,
