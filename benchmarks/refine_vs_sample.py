@@ -11,9 +11,9 @@ episodes on the same first prompt (`cudal1_nb.refine.refine` / `sample`). Every 
 reward's (`Turn.counted`); a slot with no correct program counts 1.0x in `best_gmean`. Writes, as each split and arm
 ends (a cut run keeps what it measured): DIR/table.jsonl (one row per split, arm and budget), DIR/turns.jsonl.gz
 (every judged turn), DIR/meta.json (model, devices, sampling settings, generated tokens and seconds per arm,
-`harness_version`, commit). `--model tiny` is a tiny random model (a CPU smoke test: every answer unparsed)."""
+`harness_version`, `git_sha`). `--model tiny` is a tiny random model (a CPU smoke test: every answer unparsed)."""
 if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
-import gzip, json, subprocess, tempfile, time
+import gzip, json, tempfile, time
 from pathlib import Path
 from benchmarks.common import parser, print_table
 
@@ -34,11 +34,6 @@ class Counted:
         return d
 
 
-def _git_sha()->str:
-    try: return subprocess.run(['git', 'rev-parse', 'HEAD'], capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1]).stdout.strip()
-    except OSError: return ''
-
-
 def main(argv=None):
     ap = parser(__doc__)
     ap.add_argument('--model', default='hf:qwen2.5-coder-1.5b', help="a backend spec ('hf:PATH', 'hf:qwen2.5-coder-1.5b', ...) or 'tiny'")
@@ -57,6 +52,7 @@ def main(argv=None):
     from cudal1_nb.env import KernelEnv, EnvConfig
     from cudal1_nb.generate import make_backend, GenConfig
     from cudal1_nb.eval import harness_version
+    from cudal1_nb.core import git_info
     from cudal1_nb.refine import refine, sample, budget_rows, slot_turns, turns_of
     from cudal1_nb.tasks import load_tasks, split_tasks
     out = Path(a.out); out.mkdir(parents=True, exist_ok=True)
@@ -74,7 +70,7 @@ def main(argv=None):
                                      run='refine-vs-sample', eval=ev))
     gen = GenConfig(max_new_tokens=a.max_new_tokens, temperature=a.temperature, seed=a.seed)
     meta = dict(model=a.model, device=a.device, cache=a.cache, eval_device=a.eval_device, k=a.k, episodes=a.episodes, gen=gen.__dict__,
-                harness_version=harness_version(), commit=_git_sha(), started=time.strftime('%Y-%m-%d %H:%M:%S'), arms={})
+                harness_version=harness_version(), **git_info(), started=time.strftime('%Y-%m-%d %H:%M:%S'), arms={})
     rows = []
     with env:
         for split in a.splits.split(','):

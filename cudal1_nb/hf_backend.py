@@ -14,7 +14,7 @@ from .models import local_model
 from .backend import GenConfig, Backend, check_prompts, chat_messages
 
 # %% auto #0
-__all__ = ['GPU_BATCH_SIZE', 'STATIC_LEN_STEP', 'GPU_BATCH_TOKENS', 'torch_dtype', 'HFBackend', 'plan_batches']
+__all__ = ['GPU_BATCH_SIZE', 'STATIC_LEN_STEP', 'GPU_BATCH_TOKENS', 'torch_dtype', 'eos_ids', 'HFBackend', 'plan_batches']
 
 # %% ../nbs/04c_hf_backend.ipynb #3ef07167
 def torch_dtype(torch,       # the torch module (passed in: this module does not import torch)
@@ -26,6 +26,14 @@ def torch_dtype(torch,       # the torch module (passed in: this module does not
     dt = getattr(torch, dtype, None) if isinstance(dtype, str) else dtype
     if not isinstance(dt, torch.dtype): raise ValueError(f"dtype must be None, a torch.dtype or its name (e.g. 'bfloat16'), got {dtype!r}")
     return dt
+
+def eos_ids(model, # a causal LM (its `generation_config`, when it has one)
+            tok, # its tokenizer
+           )->set:
+    "The token ids that end an answer: the tokenizer's and the generation config's end-of-sequence ids."
+    ids = {tok.eos_token_id} if tok.eos_token_id is not None else set()
+    g = getattr(getattr(model, 'generation_config', None), 'eos_token_id', None)
+    return ids | (set(g) if isinstance(g, (list, tuple)) else {g} if g is not None else set())
 
 # %% ../nbs/04c_hf_backend.ipynb #84e63213
 GPU_BATCH_SIZE = 256   # prompts per `model.generate` call on a GPU when `batch_size=None` (8 on a CPU)
@@ -96,9 +104,7 @@ class HFBackend(Backend):
     def _special_ids(self)->tuple[int, set[int]]:
         "The pad id and the end-of-sequence ids (from the tokenizer and the model's generation config)."
         tok, gc = self.tokenizer, getattr(self.model, 'generation_config', None)
-        eos = {tok.eos_token_id} if tok.eos_token_id is not None else set()
-        g = getattr(gc, 'eos_token_id', None)
-        eos |= set(g) if isinstance(g, (list, tuple)) else ({g} if g is not None else set())
+        eos = eos_ids(self.model, tok)
         pad = tok.pad_token_id if tok.pad_token_id is not None else getattr(gc, 'pad_token_id', None)
         if pad is None: pad = min(eos) if eos else None
         if pad is None:

@@ -10,10 +10,11 @@ import time
 from dataclasses import replace
 from .env import KernelEnv
 from .episodes import discounted_returns
-from .reward import Rollout
+from .reward import Rollout, split_ids
+from .hf_backend import eos_ids
 
 # %% auto #0
-__all__ = ['turn_joint', 'eos_ids', 'between_ids', 'run_episodes', 'EpisodeReturn', 'as_rollout', 'multiturn_grpo_trainer',
+__all__ = ['turn_joint', 'between_ids', 'run_episodes', 'EpisodeReturn', 'as_rollout', 'multiturn_grpo_trainer',
            'multiturn_parts']
 
 # %% ../nbs/15_multiturn.ipynb #89380db5
@@ -30,15 +31,6 @@ def turn_joint(tok, # a tokenizer with a chat template
                          "multi-turn episodes need one that keeps the conversation")
     close, open_ = text.split(a, 1)[1].split(u, 1)
     return close, open_
-
-def eos_ids(model, # the policy
-            tok, # its tokenizer
-           )->set:
-    "The token ids that end an answer: the tokenizer's and the generation config's end-of-sequence ids."
-    ids = {tok.eos_token_id} if tok.eos_token_id is not None else set()
-    g = getattr(getattr(model, 'generation_config', None), 'eos_token_id', None)
-    ids |= set(g if isinstance(g, (list, tuple)) else [g] if g is not None else [])
-    return ids
 
 def between_ids(tok, # the tokenizer
                 answer:list, # the answer's token ids, as sampled (ending in an end-of-sequence id when it wrote one)
@@ -66,8 +58,7 @@ def run_episodes(env:KernelEnv, # the environment (its `max_turns` is k)
     campaign. Returns (episodes, prompt ids, completion ids, env masks): per episode its first prompt's tokens, then
     its answers with the feedback between them, and 1 for an answer's token, 0 for the feedback's."""
     joint = turn_joint(tok)
-    ex = lambda e: [i for i in (e.split(',') if isinstance(e, str) else e or ()) if i] or None
-    obs = [env.reset(t, ex(e), step=step, split=split) for t, e in items]
+    obs = [env.reset(t, list(split_ids(e)) or None, step=step, split=split) for t, e in items]
     templated = [tok.apply_chat_template(o.messages, tokenize=False, add_generation_prompt=True) for o in obs]
     prompt = [tok(x, add_special_tokens=False)['input_ids'] for x in templated]
     comp, mask, live = [[] for _ in obs], [[] for _ in obs], list(range(len(obs)))

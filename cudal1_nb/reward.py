@@ -21,7 +21,7 @@ from .sandbox import _one_line
 # %% auto #0
 __all__ = ['SMOOTHINGS', 'JUDGE_GPU_WORKERS', 'RewardConfig', 'base_reward', 'group_normalise', 'reward_key', 'is_infra',
            'remeasure_wanted', 'stored_best', 'fold_remeasure', 'Worth', 'worth', 'RewardJudge', 'Rollout',
-           'message_text', 'KernelReward']
+           'message_text', 'split_ids', 'KernelReward']
 
 # %% ../nbs/06a_reward.ipynb #1a0e0002
 SMOOTHINGS = ('log', 'paper', 'raw')
@@ -307,7 +307,10 @@ def message_text(x, # a prompt or completion as TRL passes it: a string, or a co
     "The text of a prompt or completion: the last message's content of a conversation."
     return x[-1]['content'] if isinstance(x, list) else x
 
-def _ids(x)->tuple: return tuple(i for i in (x.split(',') if isinstance(x, str) else x or ()) if i)
+def split_ids(x, # ids as a comma-joined string, a list or tuple, or None
+             )->tuple:
+    "The non-empty ids of `x` (a dataset row's `exemplar_ids` comes comma-joined, a record's as a list)."
+    return tuple(i for i in (x.split(',') if isinstance(x, str) else x or ()) if i)
 
 class KernelReward:
     "The harness as a TRL reward: parse, judge (`RewardJudge`: warm, batched, cached, outliers re-measured), shape (`worth`)."
@@ -368,9 +371,9 @@ def score(self:KernelReward,
     if bad := sorted({t for t in task_ids if t not in self.tasks}): raise KeyError(f"KernelReward: unknown task id(s) {bad}")
     ros, cands = [], []
     for p, x, tid, ex, tpl in zip(prompts, texts, task_ids, exemplar_ids, template_ids):
-        ask = Ask(self.tasks[tid], Prompt(p, tpl or '', ''), parent_ids=_ids(ex), meta=dict(run=self.run, step=step, arm=self.arm, split=split))
+        ask = Ask(self.tasks[tid], Prompt(p, tpl or '', ''), parent_ids=split_ids(ex), meta=dict(run=self.run, step=step, arm=self.arm, split=split))
         c, why = parse_candidate(ask, x or '', stage='rl', origin=self.run or 'rl', name=f"{self.arm or 'rl'}-s{step}")
-        ros.append(Rollout(self.run, step, tid, self.arm, tpl or '', list(_ids(ex)), x or '', c.id if c else None,
+        ros.append(Rollout(self.run, step, tid, self.arm, tpl or '', list(split_ids(ex)), x or '', c.id if c else None,
                            'unparsed' if c is None else '', reason=why, split=split))
         cands.append(c)
     progs = [c for c in cands if c is not None]
