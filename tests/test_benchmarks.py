@@ -19,6 +19,13 @@ def _run(*args, module=False, timeout=120):
     return subprocess.run(cmd + rest, capture_output=True, text=True, timeout=timeout, cwd=ROOT if module else '/', env=env)
 
 
+def test_every_benchmark_has_a_smoke_test():
+    "Every script of `benchmarks/` is run by a test (here, or beside the module it measures), or refused where it needs what the CPU lacks."
+    scripts = sorted(p.stem for p in (ROOT/'benchmarks').glob('*.py') if not p.stem.startswith('_') and p.stem != 'common')
+    tests = ' '.join(p.read_text() for p in (ROOT/'tests').glob('test_*.py') if p.name != 'test_structure.py')
+    assert scripts and not [s for s in scripts if not re.search(rf'\b{s}\b', tests)]
+
+
 def test_common_parser_describes_the_script():
     from benchmarks.common import parser, load_jsonl, print_table
     from cudal1_nb.jsonl import load_jsonl as package_reader
