@@ -461,7 +461,7 @@ def test_keep_rule_refuses_bad_settings_before_anything_runs(tmp_path):
 
 
 def test_keep_rule_tiny_policy_on_the_cpu(tmp_path, monkeypatch):
-    "Its CPU smoke test (10-20 s): a tiny random policy, one task, one sample, one keep rule and seed: nothing parses, so nothing is kept; the table."
+    "Its CPU smoke test (10-25 s): a tiny random policy, one task, one sample, one keep rule and seed: nothing parses, so nothing is kept; the table."
     from cudal1_nb.store import Store
     from cudal1_nb.tiny import make_tiny_lm
     tiny = make_tiny_lm(tmp_path/'tiny')
