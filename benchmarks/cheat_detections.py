@@ -1,10 +1,11 @@
 """Run the cheat suite (data/cheats) through the harness and print, per catalog id, what each policy made of it.
 
-    python benchmarks/cheat_detections.py [--device cpu|cuda] [--budget 0.3] [--json OUT]
+    python benchmarks/cheat_detections.py [--device cpu|cuda] [--budget 0.3] [--programs C11_zeros,...] [--json OUT]
 
 Every program is evaluated once (policy `strict`) and its result judged again under `audit`. 'as expected' says
 whether both verdicts (and the flags the program's header names) are what its header expects."""
 import argparse, json, sys, time
+if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
 from cudal1_nb.cheats import run_cheat_suite
 
 
@@ -12,10 +13,12 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--device', default='cpu', choices=['cpu', 'cuda'])
     ap.add_argument('--budget', type=float, default=0.3, help='seconds of timed calls per candidate and side')
+    ap.add_argument('--programs', default='', help="only these programs, comma-separated file names without .py (default: all)")
     ap.add_argument('--json', help='also write one JSON object per program here')
     a = ap.parse_args(argv)
     t0 = time.time()
-    rows = run_cheat_suite(a.device, a.budget, progress=True)
+    try: rows = run_cheat_suite(a.device, a.budget, progress=True, programs=[p for p in a.programs.split(',') if p])
+    except ValueError as e: sys.exit(f"cheat_detections: {e}")
     secs = time.time() - t0
     print(f"\n{'id':8} {'program':28} {'strict':10} {'audit':10} {'expected':9} detections (flags, static ones last)")
     for r in rows:

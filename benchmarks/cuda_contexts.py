@@ -13,6 +13,7 @@ and a synchronize only, no kernel). Printed per K: the samples' count, median, p
 first quarter. A setting whose p90 or slowest moves with K must not run while another process times.
 """
 import os, sys, time, json, statistics, argparse, multiprocessing as mp
+if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
 
 
 def _cost_child(w):

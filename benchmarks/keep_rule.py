@@ -10,6 +10,9 @@ Writes OUT/<keep>-s<seed>/ (selftrain run directories), OUT/summary.json and OUT
 """
 import argparse, json, os, shutil, subprocess, sys, time
 from pathlib import Path
+if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
+
+ROOT = str(Path(__file__).resolve().parents[1])   # the checkout, whose package each run imports
 
 CHILD = """
 import json, os, sys
@@ -45,7 +48,10 @@ def main(argv=None):
     params = dict(rounds=1, samples=2, temperature=0.5, steps=40, time_budget_s=0, expected_steps_per_s=-1)
     params.update(_params(a.p, None))   # each VALUE as JSON where it parses, else the string (as `cudal1 -p`)
     runs = [(k, int(s)) for k in a.keeps.split(',') for s in a.seeds.split(',')]
-    for k, s in runs: SelfTrainConfig.from_params(dict(params, keep=k, seed=s, init=a.init))   # refuse bad settings before anything runs
+    if not Path(a.store).is_file(): sys.exit(f"keep_rule: --store {a.store}: no such file (each run starts from a copy of it)")
+    for k, s in runs:   # refuse bad settings before anything runs
+        try: SelfTrainConfig.from_params(dict(params, keep=k, seed=s, init=a.init))
+        except (ValueError, TypeError, FileNotFoundError) as e: sys.exit(f"keep_rule: keep={k} seed={s}: {e}")
     out = Path(a.out); out.mkdir(parents=True, exist_ok=True)
     t0, todo, live, done = time.time(), list(runs), {}, {}
     free = [list(range(i * a.cores_per_run, (i + 1) * a.cores_per_run)) for i in range(a.parallel)] if a.parallel > 1 else [[]]
@@ -53,7 +59,8 @@ def main(argv=None):
         while todo and free:
             k, s = todo.pop(0); cores = free.pop(0)
             rd = out/f"{k}-s{s}"; rd.mkdir(exist_ok=True); shutil.copy(a.store, rd/'store.sqlite')
-            env = dict(os.environ, KEEP_RULE_CORES=json.dumps(cores), **({'OMP_NUM_THREADS': str(len(cores))} if cores else {}))
+            env = dict(os.environ, KEEP_RULE_CORES=json.dumps(cores), **({'OMP_NUM_THREADS': str(len(cores))} if cores else {}),
+                       PYTHONPATH=os.pathsep.join([ROOT] + [p for p in [os.environ.get('PYTHONPATH')] if p]))   # the checkout's package
             p = dict(params, keep=k, seed=s, init=a.init, db=str(rd/'store.sqlite'))
             log = open(rd/'log.txt', 'w')
             live[(k, s)] = (subprocess.Popen([sys.executable, '-c', CHILD, json.dumps(p), str(rd)], env=env, stdout=log, stderr=subprocess.STDOUT), cores, time.time())

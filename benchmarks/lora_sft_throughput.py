@@ -126,9 +126,9 @@ def trl_kernel():
 def trl_loss(model, ids, am, labels):
     "The loss an unmodified TRL 1.16 SFTTrainer computes: backbone, then its fused LM head on the labelled positions."
     ChunkedLogProbFunction = trl_kernel()
-    from cudal1_nb.lora import _causal_lm, _body
-    lm = _causal_lm(model)
-    h = _body(lm)(input_ids=ids, attention_mask=am, use_cache=False).last_hidden_state[:, :-1]
+    from cudal1_nb.lora import causal_lm, decoder_body
+    lm = causal_lm(model)
+    h = decoder_body(lm)(input_ids=ids, attention_mask=am, use_cache=False).last_hidden_state[:, :-1]
     y = labels[:, 1:]
     mask = y != -100
     w = lm.get_output_embeddings().weight

@@ -8,10 +8,11 @@ median(reference) / median(variant). C++ variants are compiled first, in paralle
     python benchmarks/minibench_speedups.py               # print the table
     python benchmarks/minibench_speedups.py --write OUT.json   # also save the speedups
     python benchmarks/minibench_speedups.py --check results/2026-11-21-minibench-speedups-cpu/speedups.json   # order against a saved run
-    python benchmarks/minibench_speedups.py --check       # compare the speed order with the saved file
+    python benchmarks/minibench_speedups.py --levels 1 --limit 1 --reps 3 --budget 0.05   # one task, quickly (its smoke test)
 """
 import argparse, json, sys, time, platform
 from pathlib import Path
+if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
 from cudal1_nb.core import git_info
 from cudal1_nb.minibench import minibench_tasks, minibench_variants
 from cudal1_nb.eval import EvalConfig, evaluate_many
@@ -20,13 +21,15 @@ from cudal1_nb.eval import EvalConfig, evaluate_many
 TIE = 1.25   # speeds closer than this ratio are not 'clearly different'; the order check ignores such pairs
 
 
-def main():
+def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--reps', type=int, default=21); ap.add_argument('--budget', type=float, default=2.0); ap.add_argument('--write', metavar='PATH', help='save the speedups as JSON here')
     ap.add_argument('--check', metavar='PATH', help='a saved speedups.json whose clearly-apart orders must hold'); ap.add_argument('--levels', default='')
-    a = ap.parse_args()
+    ap.add_argument('--limit', type=int, default=0, help='at most this many tasks (0: all)')
+    a = ap.parse_args(argv)
     levels = {int(x) for x in a.levels.split(',') if x}
-    tasks = [t for t in minibench_tasks() if not levels or t.level in levels]
+    tasks = [t for t in minibench_tasks() if not levels or t.level in levels][:a.limit or None]
+    if not tasks: sys.exit(f"minibench_speedups: no mini-suite task at level(s) {sorted(levels)} (levels 1-3)")
     ids = {t.id for t in tasks}
     vs = [v for v in minibench_variants() if v.task_id in ids]
     t0 = time.time()

@@ -2,6 +2,7 @@
 each, wall time per run, and whether the verdicts agree.
 
     python benchmarks/ray_vs_local.py RELEASE.jsonl --device cuda --n 24 --reps 2 --budget 0.5 [--json OUT.json]
+    python benchmarks/ray_vs_local.py tests/fixtures/release_small.jsonl --device cpu --n 1 --reps 1 --budget 0.05   # on the CPU
 
 The Ray cluster is a local one on this machine (`ray.init(num_gpus=..., num_cpus=...)`), started once before the
 first run (its start is reported apart); the Ray executor is then kept across runs, as the RL reward keeps it, and its
@@ -10,16 +11,27 @@ workers in every run, as `audit` always does. Runs alternate local, ray, local, 
 both sides.
 """
 import argparse, json, os, statistics, sys, tempfile, time
+if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
 from cudal1_nb.audit import audit, release_items
 from cudal1_nb.eval import EvalConfig, _needs_compile
+
+def pick_ids(release:str, # a release file
+             n:int, # at most this many programs
+            )->list:
+    "The ids ('L1/1') of the first `n` programs of `release` that build no extension (neither they nor their task's reference)."
+    items, _ = release_items(release)
+    return [f"L{t.level}/{t.num}" for t, c, _ in items if c is not None and not _needs_compile(c.code) and not _needs_compile(t.code)][:n]
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('release'); ap.add_argument('--device', default='cuda'); ap.add_argument('--n', type=int, default=24)
     ap.add_argument('--reps', type=int, default=2); ap.add_argument('--budget', type=float, default=0.5); ap.add_argument('--json')
     a = ap.parse_args(argv)
-    items, _ = release_items(a.release)
-    ids = [f"L{t.level}/{t.num}" for t, c, _ in items if c is not None and not _needs_compile(c.code) and not _needs_compile(t.code)][:a.n]
+    if a.device == 'cuda':
+        import torch
+        if not torch.cuda.is_available(): sys.exit("ray_vs_local: --device cuda needs a CUDA GPU (torch sees none); give --device cpu")
+    ids = pick_ids(a.release, a.n)
+    if not ids: sys.exit(f"ray_vs_local: no program of {a.release} builds no extension: nothing to run")
     import ray
     t0 = time.time()
     ray.init(num_cpus=os.cpu_count(), include_dashboard=False, log_to_driver=False)

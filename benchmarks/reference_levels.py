@@ -4,10 +4,12 @@ time or several. Where the reference's time moves between phases and runs while 
 moves, not the harness's pairing (`benchmarks/host_speed.py` says whether the host's CPU does).
 
     python benchmarks/reference_levels.py RELEASE.jsonl --ids kernelbench/L1/26,kernelbench/L2/94 --plan 1 8 1 8 [--json OUT.jsonl]
+    python benchmarks/reference_levels.py tests/fixtures/release_small.jsonl --ids kernelbench/L1/1 --plan 1 --budget 0.05 --device cpu
 
 `--plan` lists the `workers` of each run, in order; every run measures every program once (cold builds only the first time).
 """
 import argparse, json, math, statistics, sys, time
+if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
 from cudal1_nb.audit import release_items
 from cudal1_nb.eval import EvalConfig, evaluate_many
 
@@ -18,6 +20,9 @@ def main(argv=None):
     ap.add_argument('--budget', type=float, default=0.5); ap.add_argument('--device', default='cuda')
     ap.add_argument('--json', default=None)
     a = ap.parse_args(argv)
+    if a.device == 'cuda':
+        import torch
+        if not torch.cuda.is_available(): sys.exit("reference_levels: --device cuda needs a CUDA GPU (torch sees none); give --device cpu")
     rows, _ = release_items(a.release, ids=a.ids.split(','))
     items = [(t, [c]) for t, c, _ in rows if c is not None]
     if not items: sys.exit(f"none of {a.ids} has code in {a.release}")

@@ -23,6 +23,7 @@ directories, rollouts and the run's evaluations, `evals.jsonl.gz`, included), OU
 """
 import argparse, contextlib, json, math, resource, shlex, shutil, statistics, sys, time
 from pathlib import Path
+if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
 
 ARMS = {'contrastive': dict(mode='grpo', arm='contrastive'), 'plain': dict(mode='grpo', arm='plain'),
         'evolve': dict(mode='evolve', arm='contrastive')}

@@ -11,7 +11,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 export PYTHONPATH=$root${PYTHONPATH:+:$PYTHONPATH}
 exec python3 - "$1" "${2:-qwen2.5-coder-1.5b}" <<'PY'
 import sys
-from cudal1_nb.models import split_model, stage_parts
+from cudal1_nb.gguf_files import split_model, stage_parts
 try: r = stage_parts(split_model(sys.argv[2]), sys.argv[1])
 except (ValueError, FileNotFoundError) as e:
     print(f"stage_model_parts: error: {e}", file=sys.stderr); sys.exit(2)

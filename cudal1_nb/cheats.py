@@ -77,11 +77,15 @@ def _suite_row(c:SuiteCase, r:EvalResult)->dict:
 def run_cheat_suite(device:str='cpu', # 'cpu' or 'cuda'
                     budget_s:float=0.3, # seconds of timed calls per candidate and side
                     progress:bool=False, # show a progress bar
+                    programs=(), # only these programs, by file name without `.py` (empty: the whole suite)
                    )->list[dict]:
     """Evaluate the suite once (policy `strict`), judge each result again under `audit`, and return one row per program:
     id, program, task, the verdicts and flags under both policies, whether each met its header, and the strict reason."""
     by_task = defaultdict(list)
-    for c in cheat_suite(device): by_task[c.task.id].append(c)
+    cases = [c for c in cheat_suite(device) if not programs or c.cand.name in programs]
+    if unknown := sorted(set(programs) - {c.cand.name for c in cases}):
+        raise ValueError(f"not programs of the cheat suite on {device}: {unknown}")
+    for c in cases: by_task[c.task.id].append(c)
     items = [(cs[0].task, [c.cand for c in cs]) for cs in by_task.values()]
     res = evaluate_many(items, device=device, cfg=EvalConfig(timeout=120, budget_s=budget_s, min_trials=5, policy='strict'), progress=progress)
     rows = [_suite_row(c, r) for cs, rs in zip(by_task.values(), res) for c, r in zip(cs, rs)]

@@ -15,7 +15,7 @@ from .device import LOCK_DIR, device_lock, _device_name, _arch_env
 _all_ = ['LOCK_DIR', 'device_lock']   # as they were here
 
 # %% auto #0
-__all__ = ['LocalExecutor', 'RayExecutor', 'executor_for', 'as_executor', 'LOCK_DIR', 'device_lock']
+__all__ = ['LocalExecutor', 'RayExecutor', 'executor_for', 'as_executor', 'close_kept', 'LOCK_DIR', 'device_lock']
 
 # %% ../nbs/00b_executor.ipynb #c51f4d5b
 def _describe(device:str)->dict:
@@ -278,7 +278,8 @@ def as_executor(pool, # an executor, or a `cudal1_nb.sandbox.Pool`
     return (LocalExecutor(pool=pool) if isinstance(pool, Pool) else pool), False
 
 @atexit.register
-def _close_kept():
+def close_kept():
+    "Close every Ray executor `executor_for` kept up (at exit, or to free the CPUs and GPUs its actors hold)."
     for ex in _KEPT.values():
         try: ex.close(force=True)
         except Exception: pass

@@ -13,8 +13,8 @@ import torch
 import torch.nn.functional as F
 
 # %% auto #0
-__all__ = ['LORA_TARGETS', 'add_lora', 'linear_cross_entropy', 'causal_lm_loss', 'ChunkedLossMixin', 'compile_decoder_layers',
-           'sft_speed_settings', 'matmul_peak_tflops']
+__all__ = ['LORA_TARGETS', 'add_lora', 'linear_cross_entropy', 'causal_lm', 'decoder_body', 'causal_lm_loss', 'ChunkedLossMixin',
+           'compile_decoder_layers', 'sft_speed_settings', 'matmul_peak_tflops']
 
 # %% ../nbs/12a_lora.ipynb #c24579d2
 LORA_TARGETS = ('q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj')
@@ -163,10 +163,9 @@ def linear_cross_entropy(hidden:torch.Tensor, # [batch, seq, dim] last hidden st
     if return_stats: stats = dict(num_tokens=t.new_tensor(n), num_correct=ncor, entropy_sum=ent)
     return (loss, stats) if return_stats else loss
 
-# %% ../nbs/12a_lora.ipynb #1ad686e0
-_SCALED_HEAD_KEYS = ('final_logit_softcapping', 'logit_scale', 'logits_scaling', 'output_multiplier', 'lm_head_multiplier')
-
-def _causal_lm(model:torch.nn.Module)->torch.nn.Module:
+# %% ../nbs/12a_lora.ipynb #899c45d8
+def causal_lm(model:torch.nn.Module, # a causal LM, bare or wrapped (DDP, `torch.compile`, peft)
+             )->torch.nn.Module:
     "The transformers causal LM inside `model`: unwraps DDP, `torch.compile` and peft wrappers."
     m = model
     for _ in range(8):
@@ -178,12 +177,16 @@ def _causal_lm(model:torch.nn.Module)->torch.nn.Module:
         raise ValueError(f"{type(model).__name__} holds no transformers causal LM (no get_output_embeddings/config)")
     return m
 
-def _body(lm:torch.nn.Module)->torch.nn.Module:
+def decoder_body(lm:torch.nn.Module, # a Llama/Qwen2-like transformers causal LM (`causal_lm` of a wrapped model)
+                )->torch.nn.Module:
     "The decoder body of a Llama/Qwen2-like causal LM (the module that returns last hidden states)."
     b = getattr(lm, getattr(lm, 'base_model_prefix', 'model') or 'model', None)
     if b is None or b is lm: b = getattr(lm, 'model', None)
     if b is None: raise ValueError(f"{type(lm).__name__} has no decoder body attribute '{lm.base_model_prefix}' or 'model'")
     return b
+
+# %% ../nbs/12a_lora.ipynb #1ad686e0
+_SCALED_HEAD_KEYS = ('final_logit_softcapping', 'logit_scale', 'logits_scaling', 'output_multiplier', 'lm_head_multiplier')
 
 def causal_lm_loss(model:torch.nn.Module, # a Llama/Qwen2-like causal LM, bare or wrapped by peft
                    input_ids:torch.Tensor, # [batch, seq] token ids
@@ -198,7 +201,7 @@ def causal_lm_loss(model:torch.nn.Module, # a Llama/Qwen2-like causal LM, bare o
                   ):
     "The causal-LM loss of `model` on a batch, from the decoder body's last hidden states and a chunked head."
     if labels is None and shift_labels is None: raise ValueError("causal_lm_loss needs labels (or shift_labels)")
-    lm = _causal_lm(model)
+    lm = causal_lm(model)
     cfg = lm.config.get_text_config() if hasattr(lm.config, 'get_text_config') else lm.config
     bad = {k: getattr(cfg, k) for k in _SCALED_HEAD_KEYS if getattr(cfg, k, None) not in (None, 1, 1.0)}
     if bad: raise ValueError(f"{type(lm).__name__} scales or soft-caps its logits ({bad}); causal_lm_loss supports plain heads only")
@@ -206,7 +209,7 @@ def causal_lm_loss(model:torch.nn.Module, # a Llama/Qwen2-like causal LM, bare o
     if head is None or getattr(head, 'bias', None) is not None:
         raise ValueError(f"{type(lm).__name__}'s output embedding is missing or has a bias; causal_lm_loss supports a plain Linear head")
     kwargs.pop('use_cache', None)
-    out = _body(lm)(input_ids=input_ids, attention_mask=attention_mask, use_cache=False, **kwargs)
+    out = decoder_body(lm)(input_ids=input_ids, attention_mask=attention_mask, use_cache=False, **kwargs)
     hid = out.last_hidden_state if hasattr(out, 'last_hidden_state') else out[0]
     return linear_cross_entropy(hid, head.weight, labels if shift_labels is None else shift_labels,
                                 num_items_in_batch=num_items_in_batch, chunk_tokens=chunk_tokens, impl=impl,
@@ -227,7 +230,7 @@ class ChunkedLossMixin:
         if any(k in inputs for k in ('pixel_values', 'image_grid_thw', 'pixel_attention_mask')): return False
         acc = getattr(self, 'accelerator', None)
         if acc is not None and getattr(acc, 'num_processes', 1) > 1: return False
-        try: _causal_lm(model)
+        try: causal_lm(model)
         except ValueError: return False
         return True
 
@@ -279,7 +282,7 @@ def compile_decoder_layers(model:torch.nn.Module, # a Llama/Qwen2-like causal LM
                            **compile_kwargs, # passed to `torch.compile` (e.g. mode=, dynamic=)
                           )->int:
     "Compile each decoder layer of `model` in place with `torch.compile`; returns the number of layers compiled."
-    layers = getattr(_body(_causal_lm(model)), 'layers', None)
+    layers = getattr(decoder_body(causal_lm(model)), 'layers', None)
     if layers is None or len(layers) == 0: raise ValueError(f"{type(model).__name__} has no decoder `layers` to compile")
     import torch._dynamo
     for k in ('recompile_limit', 'cache_size_limit'):

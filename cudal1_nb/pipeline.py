@@ -60,7 +60,8 @@ REGISTRY = {s.name: s for s in (
 CHAINS = {'all': ('collect', 'augment', 'sft', 'selftrain', 'rl', 'report'),
           'stage1': ('collect', 'augment', 'sft'), 'train': ('collect', 'augment', 'sft', 'selftrain', 'rl')}
 
-def chain_of(name:str)->tuple:
+def chain_of(name:str, # a chain of `CHAINS`, stage names joined by commas, or one stage
+            )->tuple:
     "The stages a name stands for: a chain of `CHAINS`, a comma-separated list in pipeline order, or one stage."
     if name in CHAINS: return CHAINS[name]
     st = tuple(s.strip() for s in name.split(',') if s.strip())
@@ -86,7 +87,8 @@ PROFILE_DOCS = {'cpu-demo': "the CPU demo (`EMBEDDED`, the default): the whole c
                 'stage-defaults': "nothing set: every stage config's own defaults (the real sizes; a GPU for sft, selftrain and rl)"}
 PROFILE_ALIASES = {'embedded': 'cpu-demo', 'none': 'stage-defaults'}   # earlier names, still accepted
 
-def profile_name(name:str)->str:
+def profile_name(name:str, # a `PROFILES` key or an earlier name of one (`PROFILE_ALIASES`)
+                )->str:
     "The `PROFILES` key `name` stands for (an earlier name accepted); a ValueError naming the known ones for any other."
     name = PROFILE_ALIASES.get(name, name)
     if name not in PROFILES: raise ValueError(f"unknown profile {name!r}; known: {sorted(PROFILES)} (earlier names: {PROFILE_ALIASES})")
@@ -98,7 +100,8 @@ def plan_chain(chain:tuple, # stage names, in order
                overrides:dict|None=None, # `-p` pairs: 'STAGE.KEY' or 'KEY' -> value
                profile:str='stage-defaults', # `PROFILES` key (or an earlier name): the settings under everything else
               )->dict:
-    "Every stage's parameters, each stage's config built (and so validated) now; a ValueError names the stage and field. One task world: a stage that does not set `suite` gets the pipeline's (a flat `suite`, else the first stage's)."
+    "Every stage's parameters, each stage's config built (and so validated) now; a ValueError names the stage and field."
+    # one task world: a stage that does not set `suite` gets the pipeline's (a flat `suite`, else the first stage's)
     profile = profile_name(profile)
     config, overrides = dict(config or {}), dict(overrides or {})
     sections = any(k in REGISTRY for k in config)
@@ -131,7 +134,8 @@ def plan_chain(chain:tuple, # stage names, in order
                 if 'suite' not in p: p['suite'] = world if world is not None else cls.__dataclass_fields__['suite'].default
                 world = p['suite'] if world is None else world
                 if p['suite'] != 'minibench' and p.get('ids') is prof.get('ids', ()): p.pop('ids', None)   # the profile's are mini-suite tasks
-            given = lambda k: not ((k == s.takes and i > 0) or (k == s.takes_pipeline and len(chain) > 1))   # not what an earlier stage or the run supplies
+            # not what an earlier stage or the run supplies
+            given = lambda k: not ((k == s.takes and i > 0) or (k == s.takes_pipeline and len(chain) > 1))
             cls.from_params({k: v for k, v in p.items() if given(k)})
         except (ValueError, TypeError, FileNotFoundError) as e:
             under = f" (under the {profile} profile's settings: {sorted(prof)})" if prof else ''
@@ -155,7 +159,8 @@ def plan_world(plan:dict, # `plan_chain`'s parameters per stage
 def nbs_dir()->Path:
     "The checkout's notebooks (the stage runners, `nbs/stages/`, are not in the wheel)."
     d = (repo_root() or Path.cwd())/'nbs'
-    if not (d/REGISTRY['collect'].notebook).exists(): raise FileNotFoundError(f"stage runners not found in {d/'stages'}: run from a checkout of cudal1_nb (the notebooks are not in the wheel)")
+    if not (d/REGISTRY['collect'].notebook).exists():
+        raise FileNotFoundError(f"stage runners not found in {d/'stages'}: run from a checkout of cudal1_nb (the notebooks are not in the wheel)")
     return d
 
 def run_stage(name:str, # a stage of `REGISTRY`
@@ -178,7 +183,8 @@ def run_stage(name:str, # a stage of `REGISTRY`
                             cwd=str(nb.parent), kernel_name='python3', progress_bar=progress, log_output=False)
     except pm.PapermillExecutionError as e:
         first = next((l for l in (e.source or '').splitlines() if l.strip() and not l.startswith('#|')), '')[:100]
-        cause = f"stage {name} failed in cell {e.exec_count} ({first!r}) of {rd/'notebook.ipynb'}: {e.ename}: {str(e.evalue).splitlines()[0] if e.evalue else ''}"
+        cause = (f"stage {name} failed in cell {e.exec_count} ({first!r}) of {rd/'notebook.ipynb'}: {e.ename}: "
+                 f"{str(e.evalue).splitlines()[0] if e.evalue else ''}")
         atomic_write(rd/'failed.json', json.dumps(dict(stage=name, cell=e.exec_count, cell_index=e.cell_index, line=first, error=e.ename,
                                                        message=str(e.evalue), cause=cause), indent=1) + '\n')
         raise RuntimeError(cause) from None
@@ -237,7 +243,8 @@ def run_chain(chain:tuple, # stage names, in order
             say(f"{head}: complete in an earlier run (outputs verified), skipped")
             rows.append(dict(stage=st, status='skipped', seconds=0.0, run_dir=str(rd), summary=summ))
         else:
-            why = '' if not (rd and rd.exists()) else ('an earlier stage ran again' if redo else (run_problem(rd) or ('' if same else 'its config changed')))
+            why = '' if not (rd and rd.exists()) else ('an earlier stage ran again' if redo else
+                                                       (run_problem(rd) or ('' if same else 'its config changed')))
             keep = s.resumable and not redo and same          # a stopped resumable run continues from its checkpoint
             if rd and rd.exists() and not keep: shutil.rmtree(rd)
             redo = True
@@ -278,7 +285,11 @@ class SuiteConfig(StageConfig):
         from cudal1_nb.eval import EvalConfig
         return EvalConfig(seed=self.seed, budget_s=self.budget_s, ci_target=self.ci_target, timeout=self.timeout, workers=self.workers)
 
-def evaluate_suite(cfg:SuiteConfig, run_dir:str|Path='', progress:bool=True, out=None)->dict:
+def evaluate_suite(cfg:SuiteConfig, # the stage's settings
+                   run_dir:str|Path='', # where to write ('' : a new run directory of the stage)
+                   progress:bool=True, # progress bars while checking the tasks and judging
+                   out=None, # where the table and the summary line go (default stdout)
+                  )->dict:
     "Validate the mini-suite, evaluate its variants, store everything in a run directory. Returns the summary."
     from cudal1_nb.store import Store
     from cudal1_nb.tasks import check_tasks, filter_tasks
@@ -306,7 +317,8 @@ def evaluate_suite(cfg:SuiteConfig, run_dir:str|Path='', progress:bool=True, out
     for c in checks:
         if not c.ok: print(f"INVALID TASK {c.reason}", file=out)
     n_ok = sum(r.ok for _, _, r in flat)
-    summ = finish_run(rd, dict(run_dir=str(rd), tasks=len(tasks), tasks_ok=len(ok), variants=len(flat), variants_ok=n_ok, seconds=round(time.time() - t0, 1)))
+    summ = finish_run(rd, dict(run_dir=str(rd), tasks=len(tasks), tasks_ok=len(ok), variants=len(flat), variants_ok=n_ok,
+                               seconds=round(time.time() - t0, 1)))
     print(f"\n{summ['tasks_ok']}/{summ['tasks']} tasks valid, {n_ok}/{len(flat)} variants correct (eager speedups on {cfg.device}, "
           f"median of interleaved calls) in {summ['seconds']} s; run directory {rd}", file=out)
     return summ

