@@ -34,7 +34,9 @@ def measure(init, store, arm:str, limit:int, samples:int, seed:int, params:dict)
     """One setting: a fresh copy of the store, one evolve step over the training tasks, the step's metrics and token counts.
     `arm` is 'plain', 'contrastive', or 'plain@N': the stage-1 prompt lengthened to about N tokens (`padded`)."""
     arm, _, pad = arm.partition('@')
-    from cudal1_nb.rl import RLConfig, KernelReward, PromptSource, evolve, step_metrics
+    from cudal1_nb.rl import RLConfig, KernelReward, evolve
+    from cudal1_nb.rl_prompts import PromptSource
+    from cudal1_nb.rl_metrics import step_metrics
     from cudal1_nb.checkpoint import load_policy, find_policy, trained_form
     from cudal1_nb.tasks import load_tasks, split_tasks
     from cudal1_nb.generate import HFBackend, GenConfig

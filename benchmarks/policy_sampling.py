@@ -16,7 +16,9 @@ def main(argv=None):
     ap.add_argument('run'); ap.add_argument('--temps', default='0.3,0.5,0.8'); ap.add_argument('--samples', type=int, default=4)
     ap.add_argument('--split', default='train'); ap.add_argument('--form', default='optimize-terse/v1'); ap.add_argument('--max-new-tokens', type=int, default=768)
     a = ap.parse_args(argv)
-    from cudal1_nb.rl import KernelReward, PromptSource, PromptPlan, evolve, step_metrics
+    from cudal1_nb.rl import KernelReward, evolve
+    from cudal1_nb.rl_prompts import PromptSource, PromptPlan
+    from cudal1_nb.rl_metrics import step_metrics
     from cudal1_nb.checkpoint import load_policy
     from cudal1_nb.tasks import load_tasks, split_tasks
     from cudal1_nb.generate import HFBackend, GenConfig

@@ -32,7 +32,9 @@ SHOW = ('correct', 'fast_1', 'gmean', 'gmean_correct', 'tasks_correct')
 
 def baseline(init, store, out, samples, seed, params, device='cpu'):
     "The stage-2 policy on the training tasks: its own (stage-1) prompt, `samples` per task, no update."
-    from cudal1_nb.rl import RLConfig, KernelReward, PromptSource, evolve, step_metrics, policy_backend
+    from cudal1_nb.rl import RLConfig, KernelReward, evolve, policy_backend
+    from cudal1_nb.rl_prompts import PromptSource
+    from cudal1_nb.rl_metrics import step_metrics
     from cudal1_nb.checkpoint import load_policy, find_policy
     from cudal1_nb.tasks import load_tasks, split_tasks
     from cudal1_nb.generate import GenConfig
@@ -233,7 +235,7 @@ def step_split(rd):
 
 def write_results(out, a, arms, seeds, params, base, runs, t0, command=None, failed=None, git=None):
     "summary.json, table.md and curves.html over the runs finished so far: each arm over the seeds it finished (the count in its row); failed arm-seeds named."
-    from cudal1_nb.rl import read_rollouts, curves
+    from cudal1_nb.rl_metrics import read_rollouts, curves
     from cudal1_nb.core import git_info
     failed = failed or {}
     per = {x: [s for s in seeds if (x, s) in runs] for x in arms}

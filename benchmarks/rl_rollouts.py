@@ -6,7 +6,7 @@ prompt showed.
 
 OUT is an `rl_experiment.py` output directory (its <arm>-s<seed>/rollouts.jsonl[.gz]); STORE the store the experiment
 started from (the exemplars shown at the first steps; later exemplars are programs of the run itself, read from its
-rollouts). Per arm: the metrics of `cudal1_nb.rl.step_metrics` over all training rollouts (failures count 1.0x in the
+rollouts). Per arm: the metrics of `cudal1_nb.rl_metrics.step_metrics` over all training rollouts (failures count 1.0x in the
 geometric mean) with a 95 % interval over seeds on the log scale; of the correct programs faster than the reference
 beyond noise, how many are an exemplar of their own prompt again (`repeats`: the same syntax tree) and how close each
 is to the nearest exemplar it was shown (`closest`: difflib's ratio on the program text, 1.0 the same text).
@@ -27,7 +27,7 @@ def arm_seed(rollouts:list, # one arm-seed's `Rollout`s
              programs:dict, # candidate id -> program text: the store's and these rollouts' own
             )->dict:
     "`step_metrics` over the training rollouts, their step count, and the faster correct programs that repeat an exemplar of their prompt."
-    from cudal1_nb.rl import step_metrics
+    from cudal1_nb.rl_metrics import step_metrics
     tr = [r for r in rollouts if r.split == 'train']
     if not tr: raise ValueError('no training rollouts')
     fast = [r for r in tr if r.verdict == 'ok' and (r.counted or 0) > 1.0]
@@ -41,7 +41,7 @@ def arm_seed(rollouts:list, # one arm-seed's `Rollout`s
 
 def experiment(out:Path, store:Path)->dict:
     "{'runs': {arm-seed: arm_seed(...)}, 'arms': {arm: pooled}} for one experiment directory."
-    from cudal1_nb.rl import read_rollouts
+    from cudal1_nb.rl_metrics import read_rollouts
     from cudal1_nb.prompts import parse_response
     with sqlite3.connect(f'file:{store}?mode=ro', uri=True) as db: base = dict(db.execute('SELECT id, code FROM candidates'))
     runs = {}

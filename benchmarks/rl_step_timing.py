@@ -33,7 +33,8 @@ def main(argv=None):
     from cudal1_nb.tasks import split_tasks
     from cudal1_nb.collect import sft_rows
     from cudal1_nb.sft import SFTStageConfig, train_sft
-    from cudal1_nb.rl import RLConfig, run_rl, read_rollouts
+    from cudal1_nb.rl import RLConfig, run_rl
+    from cudal1_nb.rl_metrics import read_rollouts
     tasks = split_tasks(minibench_tasks(), 'train')
     rows = sft_rows([(v, EvalResult(v.id, v.task_id, 'ok', True)) for t in tasks for v in minibench_variants(t)], {t.id: t for t in tasks},
                     forms=('optimize-terse/v1',), device=a.eval_device)

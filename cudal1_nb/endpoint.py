@@ -10,7 +10,7 @@ import math, random, statistics
 from dataclasses import dataclass, field, replace
 from .core import Record
 from .stats import mean_ci
-from .rl import PromptPlan, build_prompt
+from .rl_prompts import PromptPlan, build_prompt
 
 # %% auto #0
 __all__ = ['KINDS', 'FixedPrompt', 'fixed_prompts', 'log_score', 'task_means', 'paired_effect', 'null_sd', 'detectable_ratio',

@@ -50,7 +50,7 @@ def policy_backend(model, # a causal LM in memory, on its device
 def make_grpo_trainer(cfg, # the stage's `cudal1_nb.rl.RLConfig`
                       model, # the policy
                       tok, # its tokenizer
-                      dataset, # the prompts as TRL reads them (`cudal1_nb.rl.prompt_dataset`)
+                      dataset, # the prompts as TRL reads them (`cudal1_nb.rl_prompts.prompt_dataset`)
                       reward, # the reward: a `KernelReward` (it also judges ahead when `cfg.overlap`), or any TRL reward function
                       out_dir:str|Path, # the run directory
                       callbacks:tuple=(), # TRL/transformers callbacks

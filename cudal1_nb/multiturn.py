@@ -144,7 +144,7 @@ def multiturn_grpo_trainer(base:type, # a `GRPOTrainer` class (TRL's, or `cudal1
 def multiturn_parts(cfg, # the RL stage's settings (`cudal1_nb.rl.RLConfig`, `turns` > 1)
                     tasks:list, # the suite's `Task`s
                     reward, # a `KernelReward`, the run's reward: its judge judges the first turns, its log and rollouts get the turns
-                    plan, # a `cudal1_nb.rl.PromptPlan`: the prompts' plan (its templates are the episodes' first prompts')
+                    plan, # a `cudal1_nb.rl_prompts.PromptPlan`: the prompts' plan (its templates are the episodes' first prompts')
                     rd, # a `Path`: the run directory (the episodes' store goes there)
                    )->tuple:
     """(reward function, trainer arguments) of multi-turn GRPO (`cudal1_nb.multiturn`): the run's `KernelEnv` with

@@ -106,7 +106,7 @@ def budget_table(refined:list, # `refine`'s episodes
 
 def turns_of(episodes:list, # `Episode`s
             )->list:
-    "Every turn of `episodes`, in order: rollout records (`cudal1_nb.rl.step_metrics` and `curves` read them)."
+    "Every turn of `episodes`, in order: rollout records (`cudal1_nb.rl_metrics.step_metrics` and `curves` read them)."
     return [t for e in episodes for t in e.turns]
 
 def write_turns(path:str|Path, # the JSONL file to write

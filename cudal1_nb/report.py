@@ -13,6 +13,7 @@ from pathlib import Path
 from .core import StageConfig, EvalResult, counted_speedup, atomic_write, print_table, get_base_dir, start_run, finish_run
 from .stats import gmean, speedup_stats, speedup_interval
 from .tasks import split_of
+from .rl_metrics import plot_curves
 
 # %% auto #0
 __all__ = ['SUITE_STAGES', 'STAGE_FIGURES', 'FRACTIONS', 'ReportConfig', 'latest_pipeline', 'latest_evals', 'program_rows',
@@ -221,7 +222,6 @@ def html_table(rows:list, # dicts
 def _figs(rep:dict)->list:
     try: import plotly.graph_objects as go
     except ImportError: return []
-    from cudal1_nb.rl import plot_curves
     figs = []
     if rep['programs']:
         fig = go.Figure()

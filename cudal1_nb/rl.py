@@ -9,143 +9,39 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/rl.html.md"""
 
 # %% ../nbs/15_rl.ipynb #a703a622
 from __future__ import annotations
-import os, sys, re, json, time, math, random, collections, contextlib, warnings
-from dataclasses import dataclass, field, replace
+import re, json, time
+from dataclasses import dataclass, replace
 from pathlib import Path
-from fastcore.basics import patch
-from .core import (StageConfig, Record, Task, Candidate, EvalResult, code_hash, short_hash, new_run_dir, save_config, start_run, finish_run,
-                            atomic_write, print_table, seed_everything, counted_speedup, read_data, DEVICE_RE, TRAIN_DEVICE_RE,
-                            judging_on, training_on)
-from .stats import gmean, speedup_interval, conservative_speedup
-from .exemplars import BucketSampler, make_sampler
+from .core import StageConfig, start_run, finish_run, atomic_write, seed_everything, DEVICE_RE, TRAIN_DEVICE_RE, training_on
+from .stats import gmean
+from .sandbox import progress_bar
+from .device import _device_name
+from .policy import get_policy
+from .verify import verification_config
+from .tasks import check_source, load_tasks, split_tasks
+from .generate import GenConfig, make_backend, check_model
+from .prompts import PROMPTS, CONTRASTIVE_KINDS
+from .exemplars import make_sampler
 from .checkpoint import find_policy, load_policy, trained_form
+from .sft import CPU_PRECISIONS, budget_callback
 from .reward import SMOOTHINGS, RewardConfig, base_reward, group_normalise, Rollout, KernelReward
 from .grpo import (grpo_args, policy_backend, make_grpo_trainer, engine_grpo_trainer, overlap_grpo_trainer, step_clock, last_checkpoint,
                             check_checkpoint)
 from .eval import harness_version
 from .multiturn import multiturn_parts
-# the reward's and the trainer's, as they were here
+from .rl_prompts import ARMS, PromptPlan, build_prompt, PromptSource, prompt_dataset
+from .rl_metrics import step_metrics, turn_metrics, best_so_far, curves, read_rollouts, plot_curves
+# the reward's, the trainer's, the prompts' and the metrics', as they were here
 _all_ = ['SMOOTHINGS', 'RewardConfig', 'base_reward', 'group_normalise', 'Rollout', 'KernelReward', 'harness_version',
-         'grpo_args', 'policy_backend', 'make_grpo_trainer', 'engine_grpo_trainer', 'overlap_grpo_trainer']
+         'grpo_args', 'policy_backend', 'make_grpo_trainer', 'engine_grpo_trainer', 'overlap_grpo_trainer',
+         'ARMS', 'PromptPlan', 'build_prompt', 'PromptSource', 'prompt_dataset',
+         'step_metrics', 'turn_metrics', 'best_so_far', 'curves', 'read_rollouts', 'plot_curves']
 
 # %% auto #0
-__all__ = ['ARMS', 'PromptPlan', 'build_prompt', 'PromptSource', 'prompt_dataset', 'step_metrics', 'turn_metrics', 'best_so_far',
-           'curves', 'RLConfig', 'evolve', 'read_rollouts', 'run_rl', 'plot_curves', 'SMOOTHINGS', 'RewardConfig',
-           'base_reward', 'group_normalise', 'Rollout', 'KernelReward', 'harness_version', 'grpo_args',
-           'policy_backend', 'make_grpo_trainer', 'engine_grpo_trainer', 'overlap_grpo_trainer']
-
-# %% ../nbs/15_rl.ipynb #bd456626
-ARMS = ('contrastive', 'plain')
-
-@dataclass(frozen=True)
-class PromptPlan:
-    "How prompts are built: the arm, the templates, the exemplar sampler, the device the prompt names and the baseline shown."
-    arm:str='contrastive'
-    form:str='contrastive/v1'          # the contrastive template
-    stage1_form:str='optimize-terse/v1' # the stage-1 template (plain arm, and tasks without correct variants)
-    sampler:object=BucketSampler()
-    device:str='cpu'
-    baseline:str='eager'
-    def __post_init__(self):
-        if self.arm not in ARMS: raise ValueError(f"unknown arm {self.arm!r}; known: {ARMS}")
-
-def build_prompt(task:Task, # the task
-                 pairs:list, # its variants in the store [(Candidate, EvalResult)]
-                 plan:PromptPlan, # the arm, templates and exemplar sampler
-                 rng:random.Random, # the exemplars' random source
-                )->tuple:
-    "(Prompt, exemplar ids) for `task` under `plan`."
-    from cudal1_nb.prompts import contrastive_prompt, optimize_prompt
-    ex = plan.sampler.pick(pairs, rng) if plan.arm == 'contrastive' else []
-    if not ex: return optimize_prompt(task, device=plan.device, form=plan.stage1_form), ()
-    return contrastive_prompt(task, ex, device=plan.device, baseline=plan.baseline, form=plan.form), tuple(c.id for c, _ in ex)
-
-# %% ../nbs/15_rl.ipynb #33b26aa5
-class PromptSource:
-    "Builds each task's prompt from the variant store at the moment it is needed."
-    def __init__(self,
-                 tasks:list, # the `Task`s to prompt for (at least one)
-                 plan:PromptPlan, # the arm, templates and exemplar sampler
-                 db:str='', # the variant store's path ('': the default)
-                 device_name:str='cpu', # exemplars are programs measured on this device
-                 seed:int=0, # seed of the task order and the exemplars
-                ):
-        self.tasks, self.plan, self.db, self.device_name, self.rng = list(tasks), plan, db, device_name, random.Random(seed)
-        if not self.tasks: raise ValueError("PromptSource needs at least one task")
-    def pairs(self,
-              task:Task, # the task
-             )->list:
-        "The task's correct programs measured on this device, each once (`Store.programs`)."
-        from cudal1_nb.store import Store
-        with Store(self.db or None) as st: return st.programs(task.id, self.device_name)
-    def row(self,
-            task:Task, # the task
-           )->dict:
-        "One training row: the prompt (a chat message), the task id, the exemplar ids (comma-joined) and the template id."
-        p, ex = build_prompt(task, self.pairs(task) if self.plan.arm == 'contrastive' else [], self.plan, self.rng)
-        return dict(prompt=[dict(role='user', content=p.text)], task_id=task.id, exemplar_ids=','.join(ex), template_id=p.template_id)
-    def stream(self):
-        "Rows forever: every task once per pass, in a fresh order each pass."
-        while True:
-            order = list(self.tasks); self.rng.shuffle(order)
-            for t in order: yield self.row(t)
-
-def _gen(source): yield from source.stream()
-
-def prompt_dataset(source:PromptSource, # the prompts' source
-                  ):
-    "The stream as a `datasets.IterableDataset` (what `GRPOTrainer` takes); rows are built when consumed."
-    import datasets
-    return datasets.IterableDataset.from_generator(_gen, gen_kwargs=dict(source=source))
-
-# %% ../nbs/15_rl.ipynb #65e1d0d4
-def step_metrics(rollouts:list, # `Rollout`s of one step (or any set)
-                )->dict:
-    ("n, correct fraction, fast_1 (correct and faster beyond noise), gmean sampled speedup (failures as 1.0x), gmean over correct, "
-     "mean reward, parse failures, tasks sampled and tasks with a correct sample.")
-    n = len(rollouts)
-    ok = [r for r in rollouts if r.verdict == 'ok']
-    rw = [r.reward for r in rollouts if r.reward is not None]
-    return dict(n=n, correct=len(ok) / n if n else 0.0, fast_1=sum((r.counted or 0) > 1.0 for r in ok) / n if n else 0.0,
-                gmean=gmean([(r.counted or 1.0) if r.verdict == 'ok' else 1.0 for r in rollouts if r.verdict != 'infra']),
-                gmean_correct=gmean([r.counted for r in ok if r.counted]), reward=sum(rw) / len(rw) if rw else None,
-                unparsed=sum(r.verdict == 'unparsed' for r in rollouts) / n if n else 0.0, infra=sum(r.verdict == 'infra' for r in rollouts),
-                tasks=len({r.task_id for r in rollouts}), tasks_correct=len({r.task_id for r in ok}))
-
-def turn_metrics(rollouts:list, # rollouts of multi-turn episodes (`turn` > 0; others are left out)
-                )->dict:
-    "Episodes, mean turns per episode, the correct fraction of first turns, and of episodes with a correct turn."
-    eps = _by([r for r in rollouts if r.turn], lambda r: r.episode_id)
-    if not eps: return {}
-    firsts = [r for r in rollouts if r.turn == 1]
-    return dict(episodes=len(eps), turns=sum(map(len, eps.values())) / len(eps),
-                turn1_correct=sum(r.verdict == 'ok' for r in firsts) / len(firsts) if firsts else 0.0,
-                episode_correct=sum(any(r.verdict == 'ok' for r in rs) for rs in eps.values()) / len(eps))
-
-def best_so_far(rollouts:list, # `Rollout`s
-               )->dict:
-    "Per task: the best conservative speedup of a correct sample so far."
-    best = {}
-    for r in rollouts:
-        if r.verdict == 'ok' and r.counted: best[r.task_id] = max(best.get(r.task_id, 0), r.counted)
-    return best
-
-def curves(rollouts:list, # `Rollout`s of a run
-          )->list:
-    """One row per (split, step): `step_metrics` plus the geometric mean over tasks of the best so far (tasks without a
-    correct sample count 1.0), and for multi-turn episodes `turn_metrics`."""
-    rows, seen = [], collections.defaultdict(list)
-    for (split, step), rs in sorted(_by(rollouts, lambda r: (r.split, r.step)).items()):
-        seen[split] += rs
-        tids = {r.task_id for r in seen[split]}
-        b = best_so_far(seen[split])
-        rows.append(dict(split=split, step=step, **step_metrics(rs), best_gmean=gmean([b.get(t, 1.0) for t in tids]), **turn_metrics(rs)))
-    return rows
-
-def _by(xs, key):
-    d = collections.defaultdict(list)
-    for x in xs: d[key(x)].append(x)
-    return d
+__all__ = ['RLConfig', 'evolve', 'run_rl', 'SMOOTHINGS', 'RewardConfig', 'base_reward', 'group_normalise', 'Rollout',
+           'KernelReward', 'harness_version', 'grpo_args', 'policy_backend', 'make_grpo_trainer', 'engine_grpo_trainer',
+           'overlap_grpo_trainer', 'ARMS', 'PromptPlan', 'build_prompt', 'PromptSource', 'prompt_dataset',
+           'step_metrics', 'turn_metrics', 'best_so_far', 'curves', 'read_rollouts', 'plot_curves']
 
 # %% ../nbs/15_rl.ipynb #fb97f8a4
 @dataclass(frozen=True)
@@ -209,7 +105,6 @@ class RLConfig(StageConfig):
     resume: bool = True          # continue from the run directory's last checkpoint when there is one
     db: str = ''                 # variant store ('' : the default)
     def validate(self):
-        from cudal1_nb.prompts import PROMPTS
         if self.mode not in ('grpo', 'evolve'): raise ValueError(f"mode must be 'grpo' or 'evolve', got {self.mode!r}")
         if self.arm not in ARMS: raise ValueError(f"arm {self.arm!r}: use one of {ARMS}")
         if self.backend and self.mode != 'evolve': raise ValueError("backend is for mode='evolve' (GRPO trains the init policy)")
@@ -238,18 +133,14 @@ class RLConfig(StageConfig):
             raise ValueError("need 0 < temperature <= 2, 0 < top_p <= 1, max_completion_length >= 16")
         make_sampler(self.exemplars, self.n_exemplars, self.bucket_width, self.tau)
         if self.n_exemplars < 1 or self.bucket_width <= 0 or self.tau <= 0: raise ValueError("need n_exemplars >= 1, bucket_width > 0, tau > 0")
-        from cudal1_nb.prompts import CONTRASTIVE_KINDS
         for f, kinds in (((self.form, CONTRASTIVE_KINDS) if self.form else (None, ())),
                          (self.stage1_form, ('optimize', 'optimize-terse', 'optimize-steps'))):
             if f is not None and (f not in PROMPTS or PROMPTS[f].kind not in kinds):
                 raise ValueError(f"template {f!r} is not a known {'/'.join(kinds)} template; known: {sorted(PROMPTS)}")
-        from cudal1_nb.tasks import check_source
         check_source(self.suite)
         if self.ids:
-            from cudal1_nb.tasks import load_tasks, split_tasks
             split_tasks(load_tasks(self.suite, validate=False), self.split, self.ids)
         if m := re.fullmatch(r'(?:replay:.+?\+)?hf:(.+)', self.backend):
-            from cudal1_nb.generate import check_model
             check_model(m[1].split('#')[0])
         if self.init and not (self.mode == 'evolve' and self.backend):
             find_policy(self.init)
@@ -257,17 +148,14 @@ class RLConfig(StageConfig):
         if not re.fullmatch(TRAIN_DEVICE_RE, self.device) or not re.fullmatch(DEVICE_RE, self.eval_device):
             raise ValueError("device must be 'auto', 'cpu', 'cuda' or 'cuda:N' and eval_device 'cpu', 'cuda' or 'cuda:N'; "
                              f"got {self.device!r}, {self.eval_device!r}")
-        from cudal1_nb.sft import CPU_PRECISIONS
         if self.cpu_precision not in CPU_PRECISIONS: raise ValueError(f"cpu_precision must be one of {CPU_PRECISIONS}, got {self.cpu_precision!r}")
         if not self.budget_s > 0 or self.held_out_samples < 0 or self.save_steps < 1 or self.time_budget_s < 0:
             raise ValueError("need budget_s > 0, held_out_samples >= 0, save_steps >= 1, time_budget_s >= 0")
-        from cudal1_nb.policy import get_policy
         get_policy(self.policy)
     def reward_config(self)->RewardConfig:
         return RewardConfig(self.smoothing, self.clip_k, floor_fail=self.floor_fail, floor_unparsed=self.floor_unparsed, floor_cheat=self.floor_cheat,
                             conservative=self.conservative, remeasure_above=self.remeasure_above, remeasure_factor=self.remeasure_factor)
     def eval_config(self):
-        from cudal1_nb.verify import verification_config
         return replace(verification_config(self.seed, self.budget_s, self.workers), policy=self.policy)
     def plan(self,
              form:str='', # the contrastive template resolved for the policy ('': `self.form`, else 'contrastive/v1')
@@ -295,8 +183,6 @@ def evolve(backend, # any `cudal1_nb.generate.Backend`
            times:list|None=None, # if given, one dict per step is appended: step, seconds, generate_s, reward_s, update_s (0: no update)
           )->list:
     "Rollout steps without weight updates: build prompts from the store, generate G completions each, score them. Returns the `Rollout`s."
-    from cudal1_nb.generate import GenConfig
-    from cudal1_nb.sandbox import progress_bar
     gen, out, t0, it = gen or GenConfig(), [], time.time(), source.stream()
     bar = progress_bar(steps, f"evolve {split}") if progress else None
     for s in range(first_step, first_step + steps):
@@ -316,21 +202,6 @@ def evolve(backend, # any `cudal1_nb.generate.Backend`
     if bar: bar.close()
     return out
 
-# %% ../nbs/15_rl.ipynb #a559106a
-def read_rollouts(path:str|Path, # a run's rollout log (JSONL)
-                 )->list:
-    "The `Rollout`s of a run's log; a last line cut off by a kill is ignored, any other bad line is an error."
-    p = Path(path)
-    if not p.exists(): return []
-    lines, out = read_data(p).decode().split('\n'), []
-    for i, ln in enumerate(lines):
-        if not ln.strip(): continue
-        try: out.append(Rollout.from_json(ln))
-        except (json.JSONDecodeError, ValueError, TypeError) as e:
-            if i == len(lines) - 1: break   # the unterminated last line of a killed run
-            raise ValueError(f"{p}:{i + 1}: not a rollout ({e})") from None
-    return out
-
 # %% ../nbs/15_rl.ipynb #8479b1ca
 def run_rl(cfg:RLConfig, # the stage's settings
            run_dir:str|Path, # the run directory
@@ -338,9 +209,6 @@ def run_rl(cfg:RLConfig, # the stage's settings
           )->dict:
     "Run (or resume) the RL stage in `run_dir`; returns the summary also written to `summary.json`."
     training_on(cfg.device)   # before CUDA starts: the trainer sees its GPU alone; the reward may judge on another (`eval_device`)
-    from cudal1_nb.tasks import load_tasks, split_tasks
-    from cudal1_nb.generate import GenConfig, make_backend
-    from cudal1_nb.device import _device_name
     rd = Path(run_dir); rd.mkdir(parents=True, exist_ok=True)
     tasks = load_tasks(cfg.suite, validate=False)
     train = split_tasks(tasks, cfg.split, cfg.ids)
@@ -375,7 +243,6 @@ def run_rl(cfg:RLConfig, # the stage's settings
     t0 = time.time()
     held_out(0)
     if cfg.mode == 'grpo':
-        from cudal1_nb.sft import budget_callback
         clock = step_clock(reward)
         rfn, more = (reward, {}) if cfg.turns == 1 else multiturn_parts(cfg, tasks, reward, plan, rd)
         tr = make_grpo_trainer(cfg, model, tok, prompt_dataset(PromptSource(train, plan, cfg.db, devname, cfg.seed)), rfn, rd,
@@ -410,18 +277,3 @@ def run_rl(cfg:RLConfig, # the stage's settings
                    held_out_before=step_metrics([r for r in ros if r.split == 'held-out' and r.step == 0]),
                    held_out_after=step_metrics([r for r in ros if r.split == 'held-out' and r.step == max(last, 1)]))
     return finish_run(rd, summary)
-
-# %% ../nbs/15_rl.ipynb #04424e47
-def plot_curves(rows:list, # `curves` rows (a run's curves.json)
-                title:str='RL', # the figure's title
-               ):
-    "Per-step correct fraction, fast_1 and geometric-mean sampled speedup, per split (plotly)."
-    try: import plotly.graph_objects as go; from plotly.subplots import make_subplots
-    except ImportError: return None
-    fig = make_subplots(rows=1, cols=3, subplot_titles=('correct', 'fast_1', 'gmean sampled speedup'))
-    for split in sorted({r['split'] for r in rows}):
-        rs = [r for r in rows if r['split'] == split]
-        for i, k in enumerate(('correct', 'fast_1', 'gmean'), 1):
-            fig.add_trace(go.Scatter(x=[r['step'] for r in rs], y=[r[k] for r in rs], mode='lines+markers', name=f"{split} {k}"), row=1, col=i)
-    fig.update_layout(title=title, height=320)
-    return fig

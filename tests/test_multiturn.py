@@ -42,7 +42,7 @@ def test_one_multiturn_step_credits_the_episode_that_fixed_its_answer(tmp_path):
 
     assert [(r.turn, r.verdict) for r in logged] == [(1, 'unparsed'), (2, 'ok'), (1, 'unparsed'), (2, 'unparsed')]   # by episode
     assert {r.arm for r in logged} == {'grpo-plain'} and len({r.episode_id for r in logged}) == 2
-    from cudal1_nb.rl import curves
+    from cudal1_nb.rl_metrics import curves
     (row,) = curves(logged)
     assert (row['episodes'], row['turns'], row['turn1_correct'], row['episode_correct'], row['correct']) == (2, 2.0, 0.0, 0.5, 0.25)
     eps = [env.state(e) for e in dict.fromkeys(r.episode_id for r in logged)]
@@ -76,7 +76,8 @@ def test_the_rl_stage_wires_its_environment_and_logs_the_turns(tmp_path, monkeyp
     from cudal1_nb.episodes import Turn
     from cudal1_nb.minibench import minibench_tasks
     from cudal1_nb.multiturn import EpisodeReturn, multiturn_grpo_trainer
-    from cudal1_nb.rl import RLConfig, KernelReward, read_rollouts
+    from cudal1_nb.rl import RLConfig, KernelReward
+    from cudal1_nb.rl_metrics import read_rollouts
     from cudal1_nb.multiturn import multiturn_parts
     tasks = minibench_tasks()[:2]
     cfg = RLConfig(turns=3, turn_gamma=0.25, arm='plain', eval_device='cpu', budget_s=0.2, db=str(tmp_path/'s.sqlite'))

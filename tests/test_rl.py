@@ -54,7 +54,8 @@ def test_evolve_with_an_api_backend(tmp_path, monkeypatch):
     pytest.importorskip('openai')
     monkeypatch.setenv('CUDAL1_BASE_DIR', str(tmp_path/'base')); monkeypatch.setenv('OPENAI_API_KEY', 'test-key')
     from cudal1_nb.minibench import minibench_variants
-    from cudal1_nb.rl import RLConfig, run_rl, read_rollouts
+    from cudal1_nb.rl import RLConfig, run_rl
+    from cudal1_nb.rl_metrics import read_rollouts
     from cudal1_nb.store import Store
     tid = 'minibench/L1/1'
     slow = min(minibench_variants(tid), key=lambda v: len(v.code))

@@ -45,7 +45,7 @@ def test_killed_grpo_run_resumes_with_nothing_lost_or_twice(tmp_path):
     assert p.returncode == 0, p.stderr[-3000:]
     summ = json.loads(p.stdout.strip().splitlines()[-1])
     assert summ['steps'] == 8 and (rd/'done.json').exists()
-    from cudal1_nb.rl import read_rollouts
+    from cudal1_nb.rl_metrics import read_rollouts
     ros = read_rollouts(rd/'rollouts.jsonl')
     assert sorted(collections.Counter(r.step for r in ros).items()) == [(i, 4) for i in range(8)]
     from cudal1_nb.store import Store
