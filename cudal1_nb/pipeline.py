@@ -16,7 +16,7 @@ from .core import (StageConfig, print_table, new_run_dir, start_run, finish_run,
 # %% auto #0
 __all__ = ['REGISTRY', 'CHAINS', 'DEMO_TASKS', 'EMBEDDED', 'EMBEDDED_SECONDS', 'PROFILES', 'PROFILE_DOCS', 'PROFILE_ALIASES',
            'WORLD', 'Stage', 'chain_of', 'profile_name', 'plan_chain', 'plan_world', 'nbs_dir', 'run_stage',
-           'run_chain', 'SuiteConfig', 'evaluate_suite']
+           'notebooks_runnable', 'run_chain', 'SuiteConfig', 'evaluate_suite']
 
 # %% ../nbs/10_pipeline.ipynb #cbb3107b
 @dataclass(frozen=True)
@@ -29,6 +29,7 @@ class Stage:
     takes: str = ''          # the config field that receives the previous stage's run directory ('' : none)
     takes_pipeline: str = '' # the config field that receives the pipeline run directory ('' : none)
     resumable: bool = False  # a stopped run continues from its last checkpoint instead of starting over
+    entry: str = ''          # 'module.function' its runner calls as function(config, run_dir): the stage run in-process
     def config_class(self)->type:
         mod, cls = self.config.rsplit('.', 1)
         return getattr(importlib.import_module(mod), cls)
@@ -43,19 +44,26 @@ class Stage:
 
 REGISTRY = {s.name: s for s in (
     Stage('evaluate', 'stages/evaluate.ipynb', 'cudal1_nb.pipeline.SuiteConfig',
-          "judge the bundled mini-suite's variants with the harness (a check of the harness on this machine)"),
+          "judge the bundled mini-suite's variants with the harness (a check of the harness on this machine)",
+          entry='cudal1_nb.pipeline.evaluate_suite'),
     Stage('collect', 'stages/collect.ipynb', 'cudal1_nb.collect.CollectConfig',
-          "stage 1: verified faster programs per task, from the mini-suite's variants, a release file or a teacher model"),
+          "stage 1: verified faster programs per task, from the mini-suite's variants, a release file or a teacher model",
+          entry='cudal1_nb.collect.run_collect'),
     Stage('augment', 'stages/augment.ipynb', 'cudal1_nb.augment.AugmentConfig',
-          "stage 1: semantics-preserving rewrites of the collected programs, each re-verified; the SFT dataset", takes='collect_run'),
+          "stage 1: semantics-preserving rewrites of the collected programs, each re-verified; the SFT dataset", takes='collect_run',
+          entry='cudal1_nb.augment.run_augment'),
     Stage('sft', 'stages/sft.ipynb', 'cudal1_nb.sft.SFTStageConfig',
-          "stage 1: supervised fine-tuning on that dataset, then the model's own samples judged", takes='dataset'),
+          "stage 1: supervised fine-tuning on that dataset, then the model's own samples judged", takes='dataset',
+          entry='cudal1_nb.sft.run_sft'),
     Stage('selftrain', 'stages/selftrain.ipynb', 'cudal1_nb.selftrain.SelfTrainConfig',
-          "stage 2: rounds of sampling, judging and fine-tuning on the correct programs", takes='init'),
+          "stage 2: rounds of sampling, judging and fine-tuning on the correct programs", takes='init',
+          entry='cudal1_nb.selftrain.run_selftrain'),
     Stage('rl', 'stages/rl.ipynb', 'cudal1_nb.rl.RLConfig',
-          "stage 3: contrastive RL with the harness's speedup as the reward; continues from its last checkpoint", takes='init', resumable=True),
+          "stage 3: contrastive RL with the harness's speedup as the reward; continues from its last checkpoint", takes='init', resumable=True,
+          entry='cudal1_nb.rl.run_rl'),
     Stage('report', 'stages/report.ipynb', 'cudal1_nb.report.ReportConfig',
-          "one HTML page of a pipeline run: stages, programs, the best program per task and who wrote it", takes_pipeline='pipeline_dir'),
+          "one HTML page of a pipeline run: stages, programs, the best program per task and who wrote it", takes_pipeline='pipeline_dir',
+          entry='cudal1_nb.report.run_report'),
 )}
 CHAINS = {'all': ('collect', 'augment', 'sft', 'selftrain', 'rl', 'report'),
           'stage1': ('collect', 'augment', 'sft'), 'train': ('collect', 'augment', 'sft', 'selftrain', 'rl')}
@@ -167,13 +175,36 @@ def run_stage(name:str, # a stage of `REGISTRY`
               params:dict, # the stage config's fields
               run_dir:str|Path|None=None, # where to run (None: a new run directory of the stage)
               progress:bool=False, # papermill's per-cell progress bar
+              runner:str='auto', # 'notebook' (its runner notebook, executed by papermill), 'inline' (its `entry` in this process) or 'auto'
              )->Path:
-    "Execute a stage's runner notebook with papermill in a run directory; returns the run directory (its `summary.json` holds the outcome)."
+    """Run a stage in a run directory; returns the run directory (its `summary.json` holds the outcome). 'auto' executes
+    the runner notebook (kept as `notebook.ipynb`) where papermill and the checkout's notebooks are there, else calls the
+    stage's function in this process (a machine without Jupyter, an installed wheel). A failure writes `failed.json`."""
     if name not in REGISTRY: raise ValueError(f"unknown stage {name!r}; known: {sorted(REGISTRY)}")
-    try: import papermill as pm
-    except ImportError as e: raise ImportError("running stages needs papermill and ipykernel: pip install -e '.[dev]'") from e
-    nb = nbs_dir()/REGISTRY[name].notebook
+    if runner not in ('auto', 'notebook', 'inline'): raise ValueError(f"runner must be 'auto', 'notebook' or 'inline', got {runner!r}")
+    if runner == 'auto': runner = 'notebook' if notebooks_runnable() else 'inline'
     rd = Path(run_dir) if run_dir else new_run_dir(name)
+    if runner == 'notebook': _run_notebook(name, params, rd, progress)
+    else: _run_inline(name, params, rd)
+    if problem := run_problem(rd): raise RuntimeError(f"stage {name} ran but its run in {rd} is not complete: {problem}")
+    return rd
+
+def notebooks_runnable()->bool:
+    "Whether stages can run as notebooks here: papermill and ipykernel importable, and the checkout's stage runners present."
+    import importlib.util
+    if not all(importlib.util.find_spec(m) for m in ('papermill', 'ipykernel')): return False
+    try: nbs_dir(); return True
+    except FileNotFoundError: return False
+
+def _failed(rd:Path, name:str, cause:str, **info):
+    atomic_write(rd/'failed.json', json.dumps(dict(stage=name, **info, cause=cause), indent=1) + '\n')
+    raise RuntimeError(cause) from None
+
+def _run_notebook(name:str, params:dict, rd:Path, progress:bool):
+    "Execute the stage's runner notebook with papermill in `rd` (its executed copy is `rd/notebook.ipynb`)."
+    try: import papermill as pm
+    except ImportError as e: raise ImportError("running stages as notebooks needs papermill and ipykernel: pip install -e '.[dev]'") from e
+    nb = nbs_dir()/REGISTRY[name].notebook
     rd.mkdir(parents=True, exist_ok=True)
     (rd/'failed.json').unlink(missing_ok=True)
     env = os.environ.copy()
@@ -183,14 +214,26 @@ def run_stage(name:str, # a stage of `REGISTRY`
                             cwd=str(nb.parent), kernel_name='python3', progress_bar=progress, log_output=False)
     except pm.PapermillExecutionError as e:
         first = next((l for l in (e.source or '').splitlines() if l.strip() and not l.startswith('#|')), '')[:100]
-        cause = (f"stage {name} failed in cell {e.exec_count} ({first!r}) of {rd/'notebook.ipynb'}: {e.ename}: "
-                 f"{str(e.evalue).splitlines()[0] if e.evalue else ''}")
-        atomic_write(rd/'failed.json', json.dumps(dict(stage=name, cell=e.exec_count, cell_index=e.cell_index, line=first, error=e.ename,
-                                                       message=str(e.evalue), cause=cause), indent=1) + '\n')
-        raise RuntimeError(cause) from None
+        _failed(rd, name, f"stage {name} failed in cell {e.exec_count} ({first!r}) of {rd/'notebook.ipynb'}: {e.ename}: "
+                          f"{str(e.evalue).splitlines()[0] if e.evalue else ''}",
+                cell=e.exec_count, cell_index=e.cell_index, line=first, error=e.ename, message=str(e.evalue))
     finally: os.environ.clear(); os.environ.update(env)
-    if problem := run_problem(rd): raise RuntimeError(f"stage {name} ran but its run in {rd} is not complete: {problem}")
-    return rd
+
+def _run_inline(name:str, params:dict, rd:Path):
+    "Call the stage's `entry` with its config and `rd` in this process, as its runner notebook does."
+    s = REGISTRY[name]
+    mod, fn = s.entry.rsplit('.', 1)
+    cfg = s.config_class().from_params(params)   # a bad field fails here, before the run directory is made
+    rd.mkdir(parents=True, exist_ok=True)
+    (rd/'failed.json').unlink(missing_ok=True)
+    env = os.environ.copy()
+    try:
+        os.environ.pop('IN_TEST', None)
+        getattr(importlib.import_module(mod), fn)(cfg, rd)
+    except Exception as e:
+        msg = (str(e).splitlines() or [''])[0]
+        _failed(rd, name, f"stage {name} failed in {s.entry}: {type(e).__name__}: {msg}", error=type(e).__name__, message=str(e))
+    finally: os.environ.clear(); os.environ.update(env)
 
 # %% ../nbs/10_pipeline.ipynb #fc6bcda1
 def _saved_config(rd:Path)->dict|None:

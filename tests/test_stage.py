@@ -26,3 +26,35 @@ def test_stage_bad_input(tmp_path):
     assert p.returncode == 1 and 'no saved dataset' in p.stderr and 'failed in cell' in p.stderr, p.stderr[-2000:]   # a stage that fails: 1
     p = cudal1('stage', 'nosuch', env=env)
     assert p.returncode == 2 and 'unknown stage' in p.stderr
+
+
+def stage_for_test(cfg, rd):
+    "A stand-in stage function: a complete run of `cfg` in `rd`, or an error when `cfg.limit` is 99."
+    from cudal1_nb.core import start_run, finish_run
+    if cfg.limit == 99: raise ValueError("limit 99 is refused\nsecond line")
+    start_run('evaluate', cfg, rd)
+    finish_run(rd, dict(limit=cfg.limit))
+
+
+def test_stage_runs_in_process_without_notebooks(tmp_path, monkeypatch):
+    "runner='inline' calls the stage's `entry` with its config and run directory: a complete run without an executed notebook; a failure writes failed.json naming the function."
+    from dataclasses import replace
+    from cudal1_nb import pipeline
+    monkeypatch.setitem(pipeline.REGISTRY, 'evaluate', replace(pipeline.REGISTRY['evaluate'], entry='test_stage.stage_for_test'))
+    rd = pipeline.run_stage('evaluate', dict(limit=2), tmp_path/'ok', runner='inline')
+    assert json.loads((rd/'summary.json').read_text()) == dict(limit=2) and not (rd/'notebook.ipynb').exists()
+    assert json.loads((rd/'config.json').read_text())['config']['limit'] == 2
+    with pytest.raises(RuntimeError, match=r"stage evaluate failed in test_stage.stage_for_test: ValueError: limit 99 is refused$"):
+        pipeline.run_stage('evaluate', dict(limit=99), tmp_path/'bad', runner='inline')
+    assert json.loads((tmp_path/'bad'/'failed.json').read_text())['error'] == 'ValueError'
+    with pytest.raises(ValueError, match="runner must be"): pipeline.run_stage('evaluate', {}, tmp_path/'x', runner='papermill')
+
+
+def test_auto_runner_falls_back_without_papermill(monkeypatch):
+    "Without papermill (or without the checkout's stage runners) 'auto' runs stages in the process."
+    import importlib.util
+    from cudal1_nb import pipeline
+    assert pipeline.notebooks_runnable()   # this checkout, with the dev extra
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, 'find_spec', lambda name, *a, **k: None if name == 'papermill' else real(name, *a, **k))
+    assert not pipeline.notebooks_runnable()
