@@ -23,7 +23,7 @@ from .generate import GenConfig, make_backend, check_model
 from .prompts import PROMPTS, CONTRASTIVE_KINDS
 from .exemplars import make_sampler
 from .checkpoint import find_policy, load_policy, trained_form
-from .sft import CPU_PRECISIONS, budget_callback
+from .sft import CPU_PRECISIONS, budget_callback, trained_model
 from .reward import SMOOTHINGS, RewardConfig, base_reward, group_normalise, Rollout, KernelReward
 from .grpo import (grpo_args, policy_backend, make_grpo_trainer, engine_grpo_trainer, overlap_grpo_trainer, step_clock, last_checkpoint,
                             check_checkpoint)
@@ -251,7 +251,7 @@ def run_rl(cfg:RLConfig, # the stage's settings
         try: tr.train(resume_from_checkpoint=ckpt)
         finally:
             if hasattr(tr, 'drain'): tr.drain()   # an overlapping trainer's last batch: judged and logged, not trained on
-        model = tr.model
+        model = trained_model(tr)
         tr.save_model(str(rd/'model')); tok.save_pretrained(str(rd/'model'))
         last = tr.state.global_step
         trainer_log, step_times = [h for h in tr.state.log_history], clock.times

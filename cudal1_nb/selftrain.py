@@ -207,7 +207,7 @@ def run_selftrain(cfg:SelfTrainConfig, # the stage's settings
     from cudal1_nb.tasks import load_tasks, split_tasks
     from cudal1_nb.store import Store
     from cudal1_nb.collect import sft_rows
-    from cudal1_nb.sft import to_training, make_trainer
+    from cudal1_nb.sft import to_training, make_trainer, trained_model
     training_on(cfg.device)   # before CUDA starts: the trainer sees its GPU alone
     rd = Path(run_dir); rd.mkdir(parents=True, exist_ok=True)
     init = find_policy(cfg.init)
@@ -236,7 +236,7 @@ def run_selftrain(cfg:SelfTrainConfig, # the stage's settings
                 rows += contrastive_rows(kept, pools, {t.id: t for t in tasks}, cfg.contrastive_form, pdev, cfg.contrastive_rows, cfg.seed + rnd)
             ds, dropped = to_training(rows, tok, cfg.max_length)
             tr = make_trainer(replace(cfg.sft_config(model=base if kind == 'lora' else ''), learning_rate=lr), model, tok, kind, ds, rd/f"round{rnd}")
-            tr.train(); model = tr.model
+            tr.train(); model = trained_model(tr)
             rep.update(train_rows=len(ds), dropped=dropped, steps=tr.state.global_step, learning_rate=lr,
                        loss=next((h['loss'] for h in reversed(tr.state.log_history) if 'loss' in h), None))
             policy = f"{rd.name}/round{rnd}"

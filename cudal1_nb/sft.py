@@ -22,8 +22,8 @@ from .parse import parse_response
 # %% auto #0
 __all__ = ['CPU_PRECISIONS', 'TINY_CPU_STEPS_PER_S', 'LONG_ANSWERS', 'SFTStageConfig', 'cpu_precision_args', 'train_tokenizer',
            'tiny_llama', 'load_rows', 'to_training', 'answer_lengths', 'sample_limit_check', 'budget_callback',
-           'build_model', 'make_trainer', 'trainer_settings', 'select_rows', 'train_sft', 'sample_and_judge',
-           'sample_totals', 'run_sft', 'loss_figure']
+           'build_model', 'make_trainer', 'trainer_settings', 'trained_model', 'select_rows', 'train_sft',
+           'sample_and_judge', 'sample_totals', 'run_sft', 'loss_figure']
 
 # %% ../nbs/13_sft.ipynb #421dc87c
 @dataclass(frozen=True)
@@ -297,6 +297,13 @@ def trainer_settings(tr, # a trainer that has trained
     return dict(device=str(a.device), bf16=bool(a.bf16), fp16=bool(a.fp16), gradient_checkpointing=bool(a.gradient_checkpointing),
                 torch_threads=torch.get_num_threads(), steps_per_s=round(tr.state.global_step / seconds, 3) if seconds > 0 else None)
 
+def trained_model(tr, # a transformers or TRL trainer that has trained
+                 ):
+    """The trainer's model as a plain module. Mixed-precision training leaves the model's `forward` wrapped in autocast
+    (accelerate patches it in place), so generating with it afterwards would write bf16 keys and values into a float32
+    KV cache; this takes the wrapper off."""
+    return tr.accelerator.unwrap_model(tr.model, keep_fp32_wrapper=False)
+
 def select_rows(cfg:SFTStageConfig, # the stage's settings
                 rows:list, # training rows
                )->list:
@@ -324,7 +331,7 @@ def train_sft(cfg:SFTStageConfig, # the stage's settings
     tr = make_trainer(cfg, model, tok, kind, ds, out_dir)
     t0 = time.time(); tr.train(); secs = time.time() - t0
     logs = [h for h in tr.state.log_history if 'loss' in h]
-    model = tr.model
+    model = trained_model(tr)
     (Path(out_dir)/'model').mkdir(parents=True, exist_ok=True)
     model.save_pretrained(str(Path(out_dir)/'model')); tok.save_pretrained(str(Path(out_dir)/'model'))
     n_params = sum(p.numel() for p in model.parameters()); n_train = sum(p.numel() for p in model.parameters() if p.requires_grad)
