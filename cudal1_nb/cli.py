@@ -75,6 +75,9 @@ def _add_chain_options(q, stage:bool):
     q.add_argument('--profile', type=_profile, default='cpu-demo', choices=['cpu-demo', 'stage-defaults'],
                    help='the settings under the config file and -p: cpu-demo (the default of run and stage alike) or stage-defaults '
                         '(see profiles below; the earlier names embedded and none are accepted)')
+    q.add_argument('--runner', default='auto', choices=['auto', 'notebook', 'inline'],
+                   help="how each stage runs: its notebook through papermill (kept in the run directory), or its function in this "
+                        "process; auto: the notebook where papermill and the checkout's stage runners are there")
     q.add_argument('--fields', action='store_true', help="list the config fields of the stages and exit")
 
 def build_parser()->argparse.ArgumentParser:
@@ -143,7 +146,7 @@ def build_parser()->argparse.ArgumentParser:
     rp.add_argument('--html', dest='out', action=_Renamed, new='--out')
     rp.set_defaults(fn=cmd_report)
     epi = _stages_epilog()
-    sg = cmd('stage', 'run one stage notebook (or a chain) through papermill: `run --stages NAME`, in a run directory per stage unless --run-dir',
+    sg = cmd('stage', 'run one stage (or a chain) as `run --stages NAME` does, in a run directory per stage unless --run-dir',
              epilog=epi)
     sg.add_argument('name', help='a stage, a chain, or comma-separated stages (listed below)')
     _add_chain_options(sg, stage=True)

@@ -108,7 +108,7 @@ def cmd_run(a, # the parsed arguments of `cudal1 run`
     plan = plan_chain(chain, param_pairs(None, a.config), param_pairs(a.param, None), profile=a.profile)   # everything checked before anything runs
     pdir = Path(a.run_dir) if a.run_dir else None if stage else new_run_dir('pipeline')   # `stage` alone: a fresh run directory per stage
     if pdir: print(f"pipeline run directory: {pdir}", file=sys.stderr, flush=True)
-    try: res = run_chain(chain, plan, pdir, progress=sys.stderr.isatty())
+    try: res = run_chain(chain, plan, pdir, progress=sys.stderr.isatty(), runner=a.runner)
     except RuntimeError as e:
         print(f"cudal1 {a.cmd}: {e}\n" + (f"the same command with --run-dir {pdir} resumes" if pdir else
               "with --run-dir DIR a stopped chain resumes (complete stages skipped)"), file=sys.stderr); return 1

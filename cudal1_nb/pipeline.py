@@ -256,9 +256,12 @@ def run_chain(chain:tuple, # stage names, in order
               pipeline_dir:str|Path|None=None, # one directory for the whole run (resumable); None: a new run directory per stage
               progress:bool=True, # papermill's per-cell bars
               out=None, # where the per-stage lines go (default stderr)
+              runner:str='auto', # how each stage runs (`run_stage`): 'notebook', 'inline' or 'auto'
              )->dict:
     "Run the stages in order; returns {'pipeline_dir', 'stages': [{stage, status, seconds, run_dir, summary}]}. A failed stage raises RuntimeError."
     out = out or sys.stderr
+    if runner not in ('auto', 'notebook', 'inline'): raise ValueError(f"runner must be 'auto', 'notebook' or 'inline', got {runner!r}")
+    if runner == 'auto': runner = 'notebook' if notebooks_runnable() else 'inline'
     pdir = Path(pipeline_dir) if pipeline_dir else None
     state = dict(chain=list(chain), plan=plan, **git_info(), stages={})
     if pdir:
@@ -273,6 +276,7 @@ def run_chain(chain:tuple, # stage names, in order
     t0, est_done, prev, redo, rows = time.time(), 0.0, None, False, []
     state['world'] = plan_world(plan); save()
     for w in state['world']: say(f"plan: {w['stage']}: " + ', '.join(f"{k} {w[k]}" for k in WORLD if w[k] != ''))
+    if runner == 'inline': say("stages run in this process (no executed notebooks: papermill or the checkout's stage runners are not here, or --runner inline)")
     for i, st in enumerate(chain):
         s = REGISTRY[st]
         p = _stage_params(s, plan[st], prev, pdir)
@@ -295,7 +299,7 @@ def run_chain(chain:tuple, # stage names, in order
                 f"(elapsed {_mmss(time.time() - t0)}, about {_mmss(left)} left)")
             state['stages'][st] = dict(status='running', run_dir=str(rd) if rd else None); save()
             t1 = time.time()
-            try: rd = run_stage(st, p, rd, progress=progress)
+            try: rd = run_stage(st, p, rd, progress=progress, runner=runner)
             except RuntimeError as e:
                 state['stages'][st] = dict(status='failed', run_dir=str(rd) if rd else None, cause=str(e), seconds=round(time.time() - t1, 1)); save()
                 say(f"{head}: FAILED after {time.time() - t1:.0f} s: {e}")

@@ -58,3 +58,17 @@ def test_auto_runner_falls_back_without_papermill(monkeypatch):
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, 'find_spec', lambda name, *a, **k: None if name == 'papermill' else real(name, *a, **k))
     assert not pipeline.notebooks_runnable()
+
+
+def test_chain_runs_inline_and_says_so(tmp_path, monkeypatch):
+    "`run_chain(runner='inline')` (`cudal1 run --runner inline`) runs each stage in the process and says so in its log; a bad runner is refused."
+    import io
+    from dataclasses import replace
+    from cudal1_nb import pipeline
+    monkeypatch.setitem(pipeline.REGISTRY, 'evaluate', replace(pipeline.REGISTRY['evaluate'], entry='test_stage.stage_for_test'))
+    plan = pipeline.plan_chain(('evaluate',), {}, {'limit': 3}, profile='stage-defaults')
+    log = io.StringIO()
+    res = pipeline.run_chain(('evaluate',), plan, tmp_path/'p', progress=False, out=log, runner='inline')
+    assert [r['status'] for r in res['stages']] == ['done'] and res['stages'][0]['summary'] == dict(limit=3)
+    assert 'stages run in this process' in log.getvalue() and not (tmp_path/'p'/'1-evaluate'/'notebook.ipynb').exists()
+    with pytest.raises(ValueError, match="runner must be"): pipeline.run_chain(('evaluate',), plan, tmp_path/'q', runner='kernel')
