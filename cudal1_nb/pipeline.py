@@ -276,7 +276,9 @@ def run_chain(chain:tuple, # stage names, in order
     t0, est_done, prev, redo, rows = time.time(), 0.0, None, False, []
     state['world'] = plan_world(plan); save()
     for w in state['world']: say(f"plan: {w['stage']}: " + ', '.join(f"{k} {w[k]}" for k in WORLD if w[k] != ''))
-    if runner == 'inline': say("stages run in this process (no executed notebooks: papermill or the checkout's stage runners are not here, or --runner inline)")
+    if runner == 'inline':
+        say("stages run in this process (no executed notebooks: papermill or the checkout's stage runners are not here, "
+            "or --runner inline)")
     for i, st in enumerate(chain):
         s = REGISTRY[st]
         p = _stage_params(s, plan[st], prev, pdir)
