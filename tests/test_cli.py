@@ -1,5 +1,5 @@
 "The `cudal1` command end to end: store import/export/stats and `cudal1 run` on part of the mini-suite."
-import json, sqlite3
+import json, os, sqlite3
 from pathlib import Path
 from conftest import cudal1, FIXTURES
 
@@ -30,7 +30,8 @@ def test_store_cli_rejects_bad_file_cleanly(tmp_path, base_dir):
 def test_run_evaluate_then_stage_resumes_it(base_dir):
     """The mini-suite evaluation alone (`cudal1 run --stages evaluate`, what `cudal1 run` was before the training stages) in a
     new pipeline directory, its notebook executed by papermill with the parameters injected; then `cudal1 stage evaluate
-    --run-dir` on that directory is the same run: the complete stage is skipped."""
+    --run-dir` on that directory is the same run: the complete stage is skipped; then `cudal1 stage report` without
+    --run-dir runs one stage in a fresh run directory of its own (not the pipeline's) and prints its summary."""
     r = cudal1('run', '--stages', 'evaluate', '-p', 'limit', '1')
     assert r.returncode == 0, r.stdout + r.stderr
     pipes = list((base_dir/'runs'/'pipeline').iterdir()); assert len(pipes) == 1
@@ -49,6 +50,13 @@ def test_run_evaluate_then_stage_resumes_it(base_dir):
     r = cudal1('stage', 'evaluate', '--run-dir', str(pipes[0]), '-p', 'limit', '1'); assert r.returncode == 0, r.stderr[-2000:]
     assert '[1/1] evaluate: complete in an earlier run' in r.stderr
     assert json.loads(r.stdout.split('evaluate: ', 1)[1].splitlines()[0]) == summ
+    r = cudal1('stage', 'report'); assert r.returncode == 0, r.stderr[-2000:]   # the report of the newest pipeline: this one
+    rep = json.loads(r.stdout.split('report: ', 1)[1].splitlines()[0])
+    rd = Path(rep['run_dir'])
+    assert rd.parent == base_dir/'runs'/'report' and rep['headline']['train']['tasks'] == 1   # under the base directory's runs, not a pipeline's
+    assert {'notebook.ipynb', 'config.json', 'summary.json'} <= set(os.listdir(rd))
+    cfg = json.loads((rd/'config.json').read_text())
+    assert cfg['git_sha'] and cfg['config']['pipeline_dir'] == '' and rep['report'] == str(pipes[0]/'report.html')
 
 
 def test_stage_and_run_plan_a_stage_alike():

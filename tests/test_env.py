@@ -114,6 +114,9 @@ def test_feedback_never_leaks(env):
 
 def test_fresh_seeds_per_turn(env):
     "Each turn index has its own judge and its own secret: what turn 1 saw of its inputs is no use to turn 2."
+    o = env.reset(TASK)   # an episode of its own with two judged turns (not one an earlier test left behind)
+    o1 = env.step(o.episode_id, fenced(WRONG)); o2 = env.step(o.episode_id, fenced(BROADCAST))
+    assert (o1.turn, o1.verdict, o2.turn, o2.verdict) == (1, 'incorrect', 2, 'ok')
     assert {1, 2} <= set(env.judges)
     assert env.judges[1].judge.warm.secret != env.judges[2].judge.warm.secret
 

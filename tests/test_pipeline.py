@@ -16,7 +16,6 @@ TINY = ['-p', 'limit', '2', '-p', 'augment.n', '1', '-p', 'sft.steps', '4', '-p'
         '-p', 'selftrain.steps', '2', '-p', 'rl.steps', '1', '-p', 'rl.num_generations', '2', '-p', 'rl.prompts_per_step', '1',
         '-p', 'rl.max_completion_length', '32', '-p', 'rl.held_out_samples', '1', '-p', 'rl.time_budget_s', '0',
         '-p', 'rl.arm', 'contrastive']   # the RL stage's own arm (the CPU demo's is plain): its exemplar prompts built from the run's store
-STAGE1 = ['--stages', 'collect,augment', '-p', 'limit', '2', '-p', 'augment.n', '1']   # the chain's collect and augment, alone
 
 
 def _stderr_lines(p, word): return [l for l in p.stderr.splitlines() if word in l]
@@ -158,18 +157,19 @@ def test_failed_stage_names_the_cell(tmp_path):
 
 
 def test_resume_skips_what_is_intact_and_redoes_the_rest(chain):
-    "On the finished chain: the same command skips every stage; an output changed after its run, or a changed config, is redone."
+    """On the finished chain: the same command skips every stage whose outputs are intact and redoes one whose output changed
+    after its run; a changed config is redone. The stage changed is the report, the chain's cheapest (the rule is the
+    pipeline's, the same for every stage; that a stage's later outputs are then remade is the kill -9 test's resume)."""
     pdir, env = chain['pdir'], chain['env']
     assert chain['resumed'].returncode == 0, chain['resumed'].stderr[-3000:]
+    first = json.loads((pdir/'6-report'/'summary.json').read_text())
+    with open(pdir/'6-report'/'report.json', 'a') as f: f.write('\n')          # an output changed after the run finished
     p = cudal1('run', '--run-dir', str(pdir), *TINY, env=env); assert p.returncode == 0, p.stderr[-3000:]
-    assert len(_stderr_lines(p, 'complete in an earlier run (outputs verified), skipped')) == 6, p.stderr[-2000:]
-    first = json.loads((pdir/'2-augment'/'summary.json').read_text())
-    with open(pdir/'2-augment'/'augmented.jsonl', 'a') as f: f.write('\n')          # an output changed after the run finished
-    p = cudal1('run', '--run-dir', str(pdir), *STAGE1, env=env); assert p.returncode == 0, p.stderr[-3000:]
-    assert _stderr_lines(p, '[1/2] collect: complete'), p.stderr[-2000:]
-    assert _stderr_lines(p, '[2/2] augment: running again (output augmented.jsonl changed'), p.stderr[-2000:]
-    assert json.loads((pdir/'2-augment'/'summary.json').read_text())['rewrites'] == first['rewrites']
-    p = cudal1('run', '--run-dir', str(pdir), *STAGE1[:-3], '-p', 'augment.n', '2', env=env)   # a changed config: redone
+    assert len(_stderr_lines(p, 'complete in an earlier run (outputs verified), skipped')) == 5, p.stderr[-2000:]
+    assert _stderr_lines(p, '[6/6] report: running again (output report.json changed'), p.stderr[-2000:]
+    assert json.loads((pdir/'6-report'/'summary.json').read_text())['headline'] == first['headline']   # the same store, the same report
+    p = cudal1('run', '--run-dir', str(pdir), *TINY, '-p', 'report.top', '2', env=env)   # a changed config: redone
     assert p.returncode == 0, p.stderr[-3000:]
-    assert _stderr_lines(p, '[2/2] augment: running again (its config changed)'), p.stderr[-2000:]
-    assert json.loads((pdir/'2-augment'/'config.json').read_text())['config']['n'] == 2
+    assert len(_stderr_lines(p, 'complete in an earlier run (outputs verified), skipped')) == 5, p.stderr[-2000:]
+    assert _stderr_lines(p, '[6/6] report: running again (its config changed)'), p.stderr[-2000:]
+    assert json.loads((pdir/'6-report'/'config.json').read_text())['config']['top'] == 2
