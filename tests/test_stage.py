@@ -1,6 +1,7 @@
 """`cudal1 stage`: bad input refused. (A stage run through papermill in a run directory of its own, its summary printed:
 `test_cli.py::test_run_evaluate_then_stage_resumes_it`; the stages' contents are checked once, on the whole
-chain of `cudal1 run`: `test_pipeline.py`.)"""
+chain of `cudal1 run`: `test_pipeline.py`.) Stages run in the process, without notebooks (`runner='inline'`)."""
+import json
 import pytest
 from conftest import cudal1
 
