@@ -123,7 +123,7 @@ def process_interval(ps:list, # per process (speedup, lo, hi): its speedup and w
 # %% ../nbs/03a_evalstats.ipynb #7d2c4e90
 HOST_TOL = 0.10   # two hosts whose calibrated launch or tiny-model times differ by more than this fraction launch work differently
 
-def host_ratio(a:dict|None, # host A's calibration (`jobs.host_job`, a result's `meta['host']`)
+def host_ratio(a:dict|None, # host A's calibration (`job.run.host_job`, a result's `meta['host']`)
                b:dict|None, # host B's
               )->dict|None:
     """How host B gets work onto its device against host A: the ratios B/A of their launch times and tiny-model times,

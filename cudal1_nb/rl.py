@@ -15,7 +15,7 @@ from pathlib import Path
 from .core import StageConfig, start_run, finish_run, atomic_write, seed_everything, DEVICE_RE, TRAIN_DEVICE_RE, training_on
 from .stats import gmean
 from .sandbox import progress_bar
-from .device import _device_name
+from .device import device_name
 from .policy import get_policy
 from .verify import verification_config
 from .tasks import check_source, load_tasks, split_tasks
@@ -228,7 +228,7 @@ def run_rl(cfg:RLConfig, # the stage's settings
     reward = KernelReward(tasks, cfg.reward_config(), cfg.eval_config(), cfg.eval_device, cfg.db, run=rd.name,
                           arm=f"{cfg.mode}-{cfg.arm}", log_path=log, num_generations=cfg.num_generations)
     reward.rollouts = list(old)
-    plan, devname = cfg.plan(cfg.form or trained_form(init)), _device_name(cfg.eval_device.split(':')[0])
+    plan, devname = cfg.plan(cfg.form or trained_form(init)), device_name(cfg.eval_device.split(':')[0])
     model = tok = None
     if init is not None: model, tok, kind = load_policy(init, cfg.resolved_device())
     if cfg.backend: backend = make_backend(cfg.backend)

@@ -12,7 +12,7 @@ from pathlib import Path
 from .core import Record, PKG_DIR
 
 # %% auto #0
-__all__ = ['Job', 'Outcome', 'start_clock', 'run_job', 'steady_malloc', 'progress_bar', 'load_program', 'Pool']
+__all__ = ['Job', 'Outcome', 'one_line', 'start_clock', 'run_job', 'steady_malloc', 'progress_bar', 'load_program', 'Pool']
 
 # %% ../nbs/00a_sandbox.ipynb #865c8e86
 def _send(sock, obj):
@@ -59,7 +59,7 @@ class Outcome(Record):
 # %% ../nbs/00a_sandbox.ipynb #b8640280
 _LOG_TAIL = 4000
 
-def _one_line(s:str, n:int=300)->str:
+def one_line(s:str, n:int=300)->str:
     s = ' '.join(str(s).split())
     return s if len(s) <= n else s[:n-1] + '…'
 
@@ -105,10 +105,10 @@ def _call(job:dict, wfd:int, tmp:str):
     fn = _resolve(job['func'])
     try: res = {'status': 'ok', 'value': fn(job.get('payload') or {})}
     except BaseException as e:   # SystemExit / KeyboardInterrupt from job code are failures too
-        res = {'status': 'error', 'reason': _one_line(f"{type(e).__name__}: {e}"), 'traceback': traceback.format_exc()[-_LOG_TAIL:]}
+        res = {'status': 'error', 'reason': one_line(f"{type(e).__name__}: {e}"), 'traceback': traceback.format_exc()[-_LOG_TAIL:]}
     try: data = json.dumps(res).encode()
     except (TypeError, ValueError) as e:
-        data = json.dumps({'status': 'error', 'reason': _one_line(f"result is not JSON-serialisable: {e}")}).encode()
+        data = json.dumps({'status': 'error', 'reason': one_line(f"result is not JSON-serialisable: {e}")}).encode()
     with os.fdopen(wfd, 'wb') as w: w.write(data)
 
 def _run_child(job:dict, wfd:int, tmp:str, jfd:int|None=None):
@@ -123,7 +123,7 @@ def _run_child(job:dict, wfd:int, tmp:str, jfd:int|None=None):
         if jfd is not None:
             os.environ.update({k: str(v) for k, v in (job.get('env') or {}).items()})
             try: _resolve(job['func'])(job.get('args') or {}, lambda: bool(select.select([jfd], [], [], 0)[0]))
-            except BaseException as e: print(f"cudal1 sandbox: the set-up before the job failed ({_one_line(f'{type(e).__name__}: {e}')}); the job does its own", flush=True)
+            except BaseException as e: print(f"cudal1 sandbox: the set-up before the job failed ({one_line(f'{type(e).__name__}: {e}')}); the job does its own", flush=True)
             with os.fdopen(jfd, 'rb') as f: data = f.read()
             if not data: os._exit(0)   # the worker let this process go without a job
             job = json.loads(data)
@@ -239,7 +239,7 @@ def run_job(job:dict, # a `Job` as a dict
         elif sig == signal.SIGXCPU: why += ' (CPU time limit)'
     else: why = f"exited with status {os.WEXITSTATUS(st)} without a result"
     last = [l for l in log.strip().splitlines() if l.strip()][-1:]  # the last log line often says why (MemoryError...)
-    return dict(out, status='crash', reason=_one_line(why + (f"; last output: {last[0]}" if last else '')))
+    return dict(out, status='crash', reason=one_line(why + (f"; last output: {last[0]}" if last else '')))
 
 def _serve(fd:int, preload:list):
     """Worker main loop: preload modules, then run jobs received on socket `fd` until told to stop. After a job with a
@@ -259,7 +259,7 @@ def _serve(fd:int, preload:list):
             job, sb, standby = msg['job'], standby, None
             if sb is not None and not sb.fits(job): sb.discard(); sb = None
             try: res = run_job(job, sb)
-            except Exception as e: res = dict(status='crash', reason=_one_line(f"worker failed to run the job: {type(e).__name__}: {e}"), label=job.get('label', ''))
+            except Exception as e: res = dict(status='crash', reason=one_line(f"worker failed to run the job: {type(e).__name__}: {e}"), label=job.get('label', ''))
             _send(sock, res)
             if job.get('warm'):
                 try: standby = _Standby(job['warm'])
@@ -344,7 +344,7 @@ class Pool:
         except Exception as e:   # the worker itself died or hung: replace it
             w.proc.kill(); w.close()
             with self._lock: self._all.remove(w)
-            return Outcome('crash', reason=_one_line(f"sandbox worker lost: {type(e).__name__}: {e}"), label=job.label)
+            return Outcome('crash', reason=one_line(f"sandbox worker lost: {type(e).__name__}: {e}"), label=job.label)
         self._put(w)
         return res
     def map(self, jobs:list, progress:bool=False, desc:str='jobs', callback=None)->list:

@@ -11,22 +11,22 @@ import copy, itertools, math, statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 from .core import Task, Candidate, EvalResult, Record
-from .sandbox import _one_line
+from .sandbox import one_line
 from .policy import apply_policy
 from .static import scan
 from .evalstats import summarize, log_ratio_ci, ref_drift, process_interval, processes_agree
 from .contract import EvalConfig, CALL_FLOOR_S, CALL_RATIO, PHASE, CALL_TIMEOUT, RefRun, CandRun, run_env
-from .tripwires import _same_values, _read_out, _close
+from .job.outputs import same_values, read_out, compare_outputs
 _all_ = ['RefRun', 'CandRun']   # as they were here
 
 # %% auto #0
 __all__ = ['PRECISION_RATIO', 'UNJOINED_RATIO', 'UNJOINED_MS', 'DRIFT_TOL', 'MAY_VARY', 'static_flags', 'judge', 'event_pairs',
-           'may_vary', 'needs_process', 'merge_processes', 'RefRun', 'CandRun']
+           'unjoined', 'may_vary', 'needs_process', 'merge_processes', 'RefRun', 'CandRun']
 
 # %% ../nbs/03i_verdict.ipynb #c627ef9a
 def _compare(ref_path, cand_path, atol, rtol):
-    "(ok, one-line reason, max abs error) for one saved candidate output against the saved reference (`tripwires._close`)."
-    return _close(_read_out(ref_path), _read_out(cand_path), atol, rtol)
+    "(ok, one-line reason, max abs error) for one saved candidate output against the saved reference (`job.outputs.compare_outputs`)."
+    return compare_outputs(read_out(ref_path), read_out(cand_path), atol, rtol)
 
 # %% ../nbs/03i_verdict.ipynb #43d070cb
 PRECISION_RATIO = 100.0   # flag `precision` when the candidate's error exceeds this many times float32's own (or 1e-6 of the output's scale, or 1e-4 of atol)
@@ -40,7 +40,7 @@ def static_flags(code:str, ref:str|None=None)->tuple:
     "(flags, findings) of the static scan: `static:<rule>` per rule found, and `[rule, id, line, text]` per finding."
     try: fs = scan(code, ref)
     except SyntaxError: return [], []
-    except Exception as e: return [], [['scan_failed', '', 0, _one_line(f"{type(e).__name__}: {e}")]]
+    except Exception as e: return [], [['scan_failed', '', 0, one_line(f"{type(e).__name__}: {e}")]]
     return list(dict.fromkeys(f"static:{f.rule}" for f in fs)), [[f.rule, f.cheat, f.line, f.text] for f in fs]
 
 # %% ../nbs/03i_verdict.ipynb #c2ea5c29
@@ -67,10 +67,10 @@ DRIFT_TOL = {'cuda': 1.0, 'cpu': 0.15}
 def event_pairs(times:list, # ms per call of each sample (synced)
                 events:list|None, # the same samples' event times, None where a sample has none
                )->list:
-    "(synced, event) ms per call of every sample that has an event time: what `_unjoined` judges (and `benchmarks/unjoined_samples.py` logs)."
+    "(synced, event) ms per call of every sample that has an event time: what `unjoined` judges (and `benchmarks/unjoined_samples.py` logs)."
     return [(s, e) for s, e in zip(times, events or []) if e is not None]
 
-def _unjoined(v:CandRun)->float|None:
+def unjoined(v:CandRun)->float|None:
     """How much longer (ms per call, median over the event samples) the candidate's synced time is than its event time,
     beyond the reference's own gap; None when it is not suspicious. Suspicious: the synced time's median is over
     `UNJOINED_RATIO` x the event time's, and *every* event sample's gap is more than `UNJOINED_MS` beyond the reference's
@@ -89,9 +89,9 @@ def _unjoined(v:CandRun)->float|None:
 def _constancy(ref_dir:Path, cand_dir:Path, n:int, floor:float)->str|None:
     "'input_independent' when the candidate's outputs are the same for every seed but the reference's vary beyond float rounding; 'constant_output' when both are constant; else None."
     if n < 2: return None
-    cs = [_read_out(cand_dir/f'cand_{i}.pt') for i in range(n)]
-    if not all(_same_values(cs[0], c) for c in cs[1:]): return None
-    rs = [_read_out(ref_dir/f'ref_{i}.pt').double() for i in range(n)]
+    cs = [read_out(cand_dir/f'cand_{i}.pt') for i in range(n)]
+    if not all(same_values(cs[0], c) for c in cs[1:]): return None
+    rs = [read_out(ref_dir/f'ref_{i}.pt').double() for i in range(n)]
     spread = max((r - rs[0]).abs().nan_to_num(0.0).max().item() if r.numel() else 0.0 for r in rs[1:])
     return 'constant_output' if spread <= PRECISION_RATIO * floor else 'input_independent'
 
@@ -129,7 +129,7 @@ def _evidence(v:CandRun)->tuple:
     return flags, meta
 
 # %% ../nbs/03i_verdict.ipynb #2fbabe38
-def _out_mismatch(outs:list, # `CandRun.outs`: the candidate's output per check seed (`_describe_out`)
+def _out_mismatch(outs:list, # `CandRun.outs`: the candidate's output per check seed (`describe_out`)
                   want:list, # `RefRun.outs`: the reference's
                  )->str|None:
     "The reason the first check seed's output is not a plain tensor like the reference's (shape, dtype, device class); None when all are."
@@ -161,7 +161,7 @@ def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:
     "The harness's own verdict and flags from the two jobs' outcomes."
     base = dict(candidate_id=cand.id, task_id=task.id, device=device_name, env=run_env(device),
                 meta={'cfg': {k: v for k, v in cfg.to_dict().items() if k in ('atol', 'rtol', 'n_seeds', 'threads', 'ci_target', 'policy', 'processes', 'repeat_all')}})
-    def res(verdict, reason, correct=None, **kw): return EvalResult(verdict=verdict, correct=correct, reason=_one_line(reason), **base, **kw)
+    def res(verdict, reason, correct=None, **kw): return EvalResult(verdict=verdict, correct=correct, reason=one_line(reason), **base, **kw)
     if (fail := _job_failure(ref_out, cand_out)): return res(*fail[:2], failure=fail[2])
     v, rv = CandRun.from_dict(cand_out.value), RefRun.from_dict(ref_out.value)
     if v.tamper:
@@ -192,7 +192,7 @@ def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:
     if (c := _constancy(ref_dir, cand_dir, len(v.outs), floor)): flags.append(c)
     if v.timed_mismatch:
         return res('incorrect', f"{v.timed_mismatch} of {v.timed_checked} timed outputs differ from the reference's on the same inputs", False, flags=flags + ['timed_output_mismatch'])
-    if (gap := _unjoined(v)) is not None: flags.append('unjoined_stream'); base['meta']['unjoined_ms'] = round(gap, 4)
+    if (gap := unjoined(v)) is not None: flags.append('unjoined_stream'); base['meta']['unjoined_ms'] = round(gap, 4)
     # the reference alone, timed the same way before the rounds and after them, is only a diagnostic of side effects
     if v.patched: flags.append('patched_torch'); base['meta']['patched'] = v.patched   # T9 whatever the timings say
     # (a candidate's later processes time no reference alone: the drift check is its first process's)
@@ -253,7 +253,7 @@ def merge_processes(rs:list, # the judged results of one candidate, one per proc
     bad = next((j for j, r in enumerate(rs) if r.verdict != 'ok'), None)
     if bad is not None:
         r = copy.deepcopy(rs[bad])
-        if k > 1: r.reason = _one_line(f"process {bad + 1} of {k}: {r.reason}")
+        if k > 1: r.reason = one_line(f"process {bad + 1} of {k}: {r.reason}")
         r.meta['processes'] = procs
         return r
     r = copy.deepcopy(first)
@@ -270,6 +270,6 @@ def merge_processes(rs:list, # the judged results of one candidate, one per proc
     if k > 1:
         h = r.meta.get('harness') or r.meta   # the harness's own reason, which the policy starts from again
         why = f"{k} processes: eager " + ', '.join(f"{p['speedups'].get('eager', 0):.3g}x" for p in procs) + (f" (process-variable: {', '.join(var)})" if var else '')
-        if 'harness' in r.meta: h['reason'] = _one_line(f"{h['reason']}; {why}")
-        r.reason = _one_line(f"{r.reason}; {why}")
+        if 'harness' in r.meta: h['reason'] = one_line(f"{h['reason']}; {why}")
+        r.reason = one_line(f"{r.reason}; {why}")
     return apply_policy(r, policy)   # the rewarded baseline again, from the merged speedups and every process's flags

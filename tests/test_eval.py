@@ -38,7 +38,7 @@ TAMPER = dict(   # candidates that replace the clock or the comparison, at impor
     clock=lambda code: 'import time\n_real = time.perf_counter\ntime.perf_counter = lambda: _real() * 0.5\n' + code,
     allclose=lambda code: _wrap(code, '        import torch\n        torch.allclose = lambda *a, **k: True\n        return out'),
     harness=lambda code: _wrap(code, '        import sys\n'
-                                     '        sys.modules["cudal1_nb.timing"]._Timer.__call__ = lambda self, fn, xs: (fn(*xs), 1e-6)\n        return out'),
+                                     '        sys.modules["cudal1_nb.job.timing"].Timer.__call__ = lambda self, fn, xs: (fn(*xs), 1e-6)\n        return out'),
     compiled=lambda code: _wrap(code, '        return out').replace('out = super().forward(*a)', 'out = self._c(*a)').replace(
         'class ModelNew(_Honest):', 'class ModelNew(_Honest):\n    def __init__(self, *a, **k):\n        super().__init__(*a, **k)\n'
                                     '        import torch\n        self._c = torch.compile(super().forward)'),
@@ -287,7 +287,7 @@ def test_timer_and_check_tampering_is_a_cheat(l2_3):
     t, good, res = l2_3
     assert res[good[0].name].verdict == 'ok', res[good[0].name].reason
     assert res['compiled'].verdict == 'ok', res['compiled'].reason   # torch.compile wraps torch.manual_seed itself: not tampering
-    want = {'clock': 'time.perf_counter', 'allclose': 'torch.allclose', 'harness': 'timing._Timer.__call__'}
+    want = {'clock': 'time.perf_counter', 'allclose': 'torch.allclose', 'harness': 'timing.Timer.__call__'}
     for k, name in want.items():
         assert res[k].verdict == 'cheat' and name in res[k].reason and 'tamper' in res[k].flags, (k, res[k].verdict, res[k].reason)
 
