@@ -32,7 +32,10 @@ WAIT_S = 7 * 24 * 3600.0   # queueing for the run's lock is bounded by the holde
 def _oom(o)->bool: return not o.ok and 'out of memory' in (o.reason + o.log).lower()
 
 # %% ../nbs/03ia_campaign.ipynb #24aa8dbd
-def record_result(store, c:Candidate, r:EvalResult)->EvalResult:
+def record_result(store, # the `cudal1_nb.store.Store` to write to
+                  c:Candidate, # the candidate
+                  r:EvalResult, # its result (made an `error` here if the write fails)
+                 )->EvalResult:
     "Write one candidate and its result to the store in one transaction; a failed write (a full disk...) makes the result an `error` saying so."
     import sqlite3
     try:
@@ -44,8 +47,13 @@ def record_result(store, c:Candidate, r:EvalResult)->EvalResult:
     return r
 
 
-def save_process(store, c:Candidate, r:EvalResult, j:int)->None:
-    "Write process `j`'s judged result of candidate `c` (and the candidate) to the store as soon as it is known, so a resumed campaign times only the processes still missing; a failed write is noted in its meta."
+def save_process(store, # the `cudal1_nb.store.Store` to write to
+                 c:Candidate, # the candidate
+                 r:EvalResult, # process `j`'s judged result
+                 j:int, # the process (0: its first)
+                )->None:
+    ("Write process `j`'s judged result of candidate `c` (and the candidate) to the store as soon as it is known, so a resumed campaign times only "
+     "the processes still missing; a failed write is noted in its meta.")
     import sqlite3
     try:
         with store.transaction(): store.add_candidates([c]); store.add_process(r, j)
@@ -86,19 +94,22 @@ def resumed(items:list, # [(Task, [Candidate, ...]), ...]
 # %% ../nbs/03ia_campaign.ipynb #9e407037
 def compile_jobs(items:list, # [(Task, [Candidate, ...]), ...]
                   pend:list, # per item the candidate indices still to measure (`resumed`)
-                  cp:Campaign,
+                  cp:Campaign, # the campaign's shared settings (`Campaign`)
                  )->dict:
-    "Step 1: {source hash: `job.builds.compile_job`} for every program still to measure that builds extensions (its task's reference too), the longest builds first."
+    ("Step 1: {source hash: `job.builds.compile_job`} for every program still to measure that builds extensions (its task's reference too), the "
+     "longest builds first.")
     progs = {}
     for (t, cs), p in zip(items, pend):
         for code in ([t.code] if p else []) + [cs[ci].code for ci in p]:
             if needs_compile(code): progs[code_hash(code)] = (t.code, code)
-    return {h: Job('cudal1_nb.job.builds:compile_job', CompilePayload(c, r, cp.device == 'cuda', cp.build_cores).to_dict(), timeout=cp.cfg.compile_timeout,
-                   label=f"compile {h[:8]}", env={**cp.arch, 'TORCH_EXTENSIONS_DIR': str(ext_dir(c)), 'MAX_JOBS': '1', 'CUDA_VISIBLE_DEVICES': '', PCH_ENV: cp.pch})
+    return {h: Job('cudal1_nb.job.builds:compile_job', CompilePayload(c, r, cp.device == 'cuda', cp.build_cores).to_dict(),
+                   timeout=cp.cfg.compile_timeout,
+                   label=f"compile {h[:8]}", env={**cp.arch, 'TORCH_EXTENSIONS_DIR': str(ext_dir(c)), 'MAX_JOBS': '1', 'CUDA_VISIBLE_DEVICES': '',
+                                                  PCH_ENV: cp.pch})
             for h, (r, c) in sorted(progs.items(), key=lambda kv: build_cost(kv[1][1]), reverse=True)}
 
 # %% ../nbs/03ia_campaign.ipynb #5c1d2e3f
-def pch_job(cp:Campaign,
+def pch_job(cp:Campaign, # the campaign's shared settings (`Campaign`)
              nbuilds:int, # the campaign's compile jobs
              ncomp:int, # the compile jobs that run at once
             )->Job|None:
@@ -118,11 +129,12 @@ class _Plan:
     scans: dict  # (item index, candidate index) -> the candidate's `static_flags`, found once and given to the judge
     proc: list = field(default_factory=list)   # per job the candidate's process it times (0: its first; None for a reference job)
     prio: list = field(default_factory=list)   # per job its rank among ready jobs (lower first; then plan order)
-    refs: dict = field(default_factory=dict)   # item index -> (folder of its reference outputs, its reference work's Outcome if already known, the warm key it claimed or '')
+    # item index -> (folder of its reference outputs, its reference work's Outcome if already known, the warm key it claimed or '')
+    refs: dict = field(default_factory=dict)
 
 def plan_jobs(items:list, # [(Task, [Candidate, ...]), ...]
                pend:list, # per item the candidate indices still to measure
-               cp:Campaign,
+               cp:Campaign, # the campaign's shared settings (`Campaign`)
                runs:dict|None=None, # (item index, candidate index) -> {process: result} a resumed campaign has already (`Store.processes`)
               )->_Plan:
     """Step 2: a reference job per task (the outputs and the baselines' times) and a job per candidate process still to
@@ -150,8 +162,10 @@ def plan_jobs(items:list, # [(Task, [Candidate, ...]), ...]
         fold = ro is None and len(todo) == 1 and list(todo.values())[0][0] == 0 and bl == ('eager',) and not needs_compile(t.code)
         common = _common(t, cp, bl)
         if ro is None and not fold:
-            plan.jobs.append(Job('cudal1_nb.job.run:ref_job', JobPayload(**common, out_dir=str(rd), fp64_ref=cfg.fp64_ref, baselines=list(bl)).to_dict(),
-                                 timeout=cfg.timeout + (600 if len(bl) > 1 else 0), wait=WAIT_S, env={**cp.env, 'TORCH_EXTENSIONS_DIR': str(ext_dir(t.code))},
+            plan.jobs.append(Job('cudal1_nb.job.run:ref_job', JobPayload(**common, out_dir=str(rd), fp64_ref=cfg.fp64_ref,
+                                                                         baselines=list(bl)).to_dict(),
+                                 timeout=cfg.timeout + (600 if len(bl) > 1 else 0), wait=WAIT_S,
+                                 env={**cp.env, 'TORCH_EXTENSIONS_DIR': str(ext_dir(t.code))},
                                  label=f"{t.id} reference", warm=_ahead(cp)))
             plan.where.append((ti, None)); plan.deps.append([code_hash(t.code)]); plan.proc.append(None); plan.prio.append(1)
         for ci, js in todo.items():
@@ -161,13 +175,15 @@ def plan_jobs(items:list, # [(Task, [Candidate, ...]), ...]
 def _processes(flags:list, # the candidate's static flags
                have:dict, # process -> result it already has (a resumed campaign)
                cfg:EvalConfig)->list:
-    "The processes a candidate's plan starts with: its first (and its second where its static scan says its speed may vary), or the next one after those it has if they call for it."
+    ("The processes a candidate's plan starts with: its first (and its second where its static scan says its speed may vary), or the next one after "
+     "those it has if they call for it.")
     if not have: return [0, 1] if cfg.processes > 1 and cfg.tie_processes and may_vary(flags) else [0]
     rs = [have[j] for j in sorted(have)]
     return [max(have) + 1] if _wants_more(rs, cfg) else []
 
 def _ahead(cp:Campaign)->dict|None:
-    "The set-up a CUDA job's process makes before its job is known (`sandbox.Job.warm`, `job.setup.warm_cuda`): its context and cuBLAS on the campaign's GPU; none on the CPU."
+    ("The set-up a CUDA job's process makes before its job is known (`sandbox.Job.warm`, `job.setup.warm_cuda`): its context and cuBLAS on the "
+     "campaign's GPU; none on the CPU.")
     if cp.device != 'cuda': return None
     return dict(func='cudal1_nb.job.setup:warm_cuda', args=dict(lock=cp.lock), env=dict(CUDA_VISIBLE_DEVICES=cp.env.get('CUDA_VISIBLE_DEVICES', '')))
 
@@ -183,30 +199,36 @@ def _common(t:Task, cp:Campaign, bl:tuple)->dict:
 def _add_process(plan:_Plan, cp:Campaign, items:list, ti:int, ci:int,
                  j:int, # the process: 0 the first (folded with the reference work where `fold`), later ones time the rounds only
                  fold:bool=False, prio:int=1)->int:
-    "Append the job of candidate `ci`'s process `j` to the plan: its own output folder and, after the first, its own timing seed and half the timing budget (it measures the process's speed, not its own noise); its job index."
+    ("Append the job of candidate `ci`'s process `j` to the plan: its own output folder and, after the first, its own timing seed and half the "
+     "timing budget (it measures the process's speed, not its own noise); its job index.")
     t, c = items[ti][0], items[ti][1][ci]
     rd = plan.refs[ti][0]
     cd = cp.run/f"t{ti}"/(f"c{ci}" if j == 0 else f"c{ci}p{j}"); cd.mkdir(exist_ok=True)
     common = _common(t, cp, ())
     if j: common.update(time_seed=mix_seed(cp.secret, t.id, 'time', j), timing=dict(common['timing'], budget_s=cp.cfg.budget_s / 2))
     extra = dict(ref_dir=str(rd), fp64_ref=cp.cfg.fp64_ref) if fold and j == 0 else {}
-    pl = JobPayload(**common, code=c.code, out_dir=str(cd), guard_outputs=cp.device == 'cpu' and guard_outputs(c.code), ref_outs=str(rd), alone=j == 0,
+    pl = JobPayload(**common, code=c.code, out_dir=str(cd), guard_outputs=cp.device == 'cpu' and guard_outputs(c.code), ref_outs=str(rd),
+                    alone=j == 0,
                     build_cores=cp.build_cores if cp.device == 'cuda' else None, **extra)
     plan.jobs.append(Job('cudal1_nb.job.run:cand_job', pl.to_dict(), timeout=cp.cfg.timeout, wait=WAIT_S,
-                         env={**cp.env, 'TORCH_EXTENSIONS_DIR': str(ext_dir(c.code))}, label=f"{t.id} {c.name or c.id}" + (f" (process {j + 1})" if j else ''), warm=_ahead(cp)))
+                         env={**cp.env, 'TORCH_EXTENSIONS_DIR': str(ext_dir(c.code))}, label=f"{t.id} {c.name or c.id}"
+                         + (f" (process {j + 1})" if j else ''), warm=_ahead(cp)))
     plan.where.append((ti, ci)); plan.deps.append([code_hash(t.code), code_hash(c.code)]); plan.proc.append(j); plan.prio.append(prio)
     return len(plan.jobs) - 1
 
 def _wants_more(rs:list, # one candidate's results so far, one per process, in process order
                 cfg:EvalConfig)->bool:
     "Does the candidate need one more process (`verdict.needs_process`, under `EvalConfig.processes` and `repeat_all`)?"
-    ps = [(r.speedups.get('eager'), *ci) if r.verdict == 'ok' and (ci := (r.meta.get('speedup_ci') or {}).get('eager')) and r.speedups.get('eager') else None for r in rs]
-    if len(ps) == 1 and ps[0] and not cfg.tie_processes and ps[0][1] <= 1.0 <= ps[0][2]: return False   # a tie: its conservative speedup is 1.0 whatever more say
+    ps = [(r.speedups.get('eager'), *ci) if r.verdict == 'ok' and (ci := (r.meta.get('speedup_ci') or {}).get('eager')) and r.speedups.get('eager')
+          else None for r in rs]
+    # a tie: its conservative speedup is 1.0 whatever more say
+    if len(ps) == 1 and ps[0] and not cfg.tie_processes and ps[0][1] <= 1.0 <= ps[0][2]: return False
     return needs_process(ps, rs[0].flags, rs[0].timings['eager'].median_ms if ps[0] else 1.0, cfg.processes, cfg.repeat_all)
 
 def _needed(rs:list, # one candidate's results, one per process, in process order
             cfg:EvalConfig)->list:
-    "The processes the rule asks for, in order: a later one only where those before it call for it (a second planned beside a first that then failed is left out)."
+    ("The processes the rule asks for, in order: a later one only where those before it call for it (a second planned beside a first that then "
+     "failed is left out).")
     k = 1
     while k < len(rs) and _wants_more(rs[:k], cfg): k += 1
     return rs[:k]
@@ -224,10 +246,15 @@ class Judging:
     started yet, and its result is the processes' merged (`verdict.merge_processes`). Then its outputs are freed (and
     its task's, after its last candidate). A job that ran out of (GPU) memory while others shared the device is left
     unjudged, for one more try alone (`final`)."""
-    def __init__(self, items:list, plan:_Plan, results:list, # `resumed`'s results, filled in here
-                 cp:Campaign, n:int, # jobs at once
+    def __init__(self, items:list, # [(Task, [Candidate, ...]), ...]
+                 plan:_Plan, # step 2's jobs (`plan_jobs`); later processes are appended to it
+                 results:list, # `resumed`'s results, filled in here
+                 cp:Campaign, # the campaign's shared settings
+                 n:int, # jobs at once
                  cfut:dict, # source hash -> its build's Future (the build time goes in the result's meta)
-                 executor:str='', store=None, on_result=None,
+                 executor:str='', # the executor's kind, recorded in each result's meta
+                 store=None, # a `cudal1_nb.store.Store` each result is written to as soon as it is known
+                 on_result=None, # called as `on_result(item, candidate, result)` as soon as each result is known
                  runs:dict|None=None, # (item, candidate) -> {process: result} judged before (a resumed campaign)
                  on_process=None, # called as `on_process(item, candidate, process, result)` as each process is judged (`save_process`)
                 ):
@@ -247,8 +274,12 @@ class Judging:
             if rs and not self.wait.get((ti, ci)) and self.results[ti][ci] is None:
                 self.left[ti] += 1; self._finish(ti, ci)
 
-    def done(self, k:int, o:Outcome, final:bool=False)->list:
-        "Job `k` ended with `o`: keep it, and judge every candidate process it completes; the indices of the jobs this added to the plan (more processes)."
+    def done(self, k:int, # the job (its index in the plan)
+             o:Outcome, # its outcome
+             final:bool=False, # its last try (alone): judged even when it ran out of memory
+            )->list:
+        ("Job `k` ended with `o`: keep it, and judge every candidate process it completes; the indices of the jobs this added to the plan (more "
+         "processes).")
         if _oom(o) and self.n > 1 and not final: return []
         self.outs[k] = o
         ti, ci = self.plan.where[k]
@@ -256,11 +287,13 @@ class Judging:
         elif self.plan.jobs[k].payload.get('ref_dir'):   # a folded job: its reference part failed, or it came back with the result
             v = CandRun.from_dict(o.value) if o.ok else None
             if v is not None and v.ref_failed:   # the harness's failure: judged as a failed reference job
-                self._reference(ti, Outcome('error', reason=one_line(f"ReferenceFailed: {v.ref_failed}"), log=o.log, seconds=o.seconds, label=o.label))
+                self._reference(ti, Outcome('error', reason=one_line(f"ReferenceFailed: {v.ref_failed}"), log=o.log, seconds=o.seconds,
+                                            label=o.label))
             else: self._reference(ti, Outcome('ok', (v.ref if v else None) or {}, seconds=o.seconds), keep=bool(v and v.ref))
         if ti not in self.refs: return []
         new = []
-        for j in [j for j, (tj, cj) in enumerate(self.plan.where) if tj == ti and cj is not None and self.outs[j] is not None and j not in self.judged]:
+        for j in [j for j, (tj, cj) in enumerate(self.plan.where) if tj == ti and cj is not None and self.outs[j] is not None
+                  and j not in self.judged]:
             self.judged.add(j); new += self._judge(j)
         return new
 
@@ -280,14 +313,16 @@ class Judging:
             with held(cp.lock) if cp.device == 'cpu' else contextlib.nullcontext():
                 r = judge(t, c, self.refs[ti], o, self.plan.refs[ti][0], cd, cp.cfg, cp.device, cp.name, static=self.plan.scans[(ti, ci)])
         except Exception as e:
-            r = EvalResult(c.id, t.id, 'error', False, reason=one_line(f"judge could not read the outputs: {type(e).__name__}: {e}"), device=cp.name, env=run_env(cp.device),
+            r = EvalResult(c.id, t.id, 'error', False, reason=one_line(f"judge could not read the outputs: {type(e).__name__}: {e}"), device=cp.name,
+                           env=run_env(cp.device),
                            failure='harness')
         shutil.rmtree(cd, ignore_errors=True)
         r.meta.update(harness_version=harness_version(), executor=self.executor, process=j)
         if cp.host: r.meta['host'] = cp.host
         self.runs.setdefault((ti, ci), {})[j] = r
         self.wait[(ti, ci)].discard(j)
-        if self.on_process and r.failure != 'harness': self.on_process(ti, ci, j, r)   # a harness failure is not the candidate's process: timed again on resume
+        # a harness failure is not the candidate's process: timed again on resume
+        if self.on_process and r.failure != 'harness': self.on_process(ti, ci, j, r)
         if self.wait[(ti, ci)]: return []   # its other planned processes are still out
         rs = self._ordered(ti, ci)
         if self._more(rs): return [self._repeat(k, max(self.runs[(ti, ci)]) + 1)]

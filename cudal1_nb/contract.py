@@ -35,23 +35,32 @@ class EvalConfig(StageConfig):
     timeout: float = 300.0      # seconds per candidate job (compile excluded)
     compile_timeout: float = 900.0  # seconds per compile job
     workers: int = 0            # concurrent jobs (0: all cores on CPU, min(cores, 8) on CUDA)
-    drift_tol: float = 0.0      # reference slower by more than this (a fraction, and beyond its CI) after the candidate's import, backend flags restored: 'ref_drift' (0: `verdict.DRIFT_TOL`, 100 % on CUDA, 15 % on the CPU)
+    # reference slower by more than this (a fraction, and beyond its CI) after the candidate's import, backend flags restored: 'ref_drift' (0:
+    # `verdict.DRIFT_TOL`, 100 % on CUDA, 15 % on the CPU)
+    drift_tol: float = 0.0
     max_out_elems: int = 1 << 24  # outputs larger than this are compared on a secret random sample of elements
     policy: str = 'strict'      # the anti-cheat policy (`cudal1_nb.policy.POLICIES`): which flags make the verdict `cheat`
     executor: str = 'local'     # where the jobs run: 'local' (warm workers here) or 'ray' (a Ray cluster; `cudal1_nb.executor`)
     ray_address: str = ''       # the Ray cluster for executor='ray': 'auto', 'ray://head:10001'... ('': the one `ray.init` finds, or a new local one)
     place_timeout: float = 60.0  # seconds a Ray executor waits to place/start a replacement actor
-    processes: int = 3          # processes a candidate is timed in at most: a second when its speed may vary (`verdict.may_vary`), a third when those two disagree (`evalstats.processes_agree`); 1: one
+    # processes a candidate is timed in at most: a second when its speed may vary (`verdict.may_vary`), a third when those two disagree
+    # (`evalstats.processes_agree`); 1: one
+    processes: int = 3
     repeat_all: bool = False    # a second process for every ok candidate, not only those that may vary (costs about one candidate job's timing each)
-    tie_processes: bool = True  # more processes for a candidate whose first interval holds 1.0 (a tie) too; False where only the conservative speedup counts (a reward: a tie pays 1.0 whatever more processes say), and no second process planned before the first is in
-    pch: bool = True            # builds find a precompiled torch/extension.h in the build cache (`cudal1_nb.pch`); a campaign of more builds than build cores makes it first
+    # more processes for a candidate whose first interval holds 1.0 (a tie) too; False where only the conservative speedup counts (a reward: a tie
+    # pays 1.0 whatever more processes say), and no second process planned before the first is in
+    tie_processes: bool = True
+    # builds find a precompiled torch/extension.h in the build cache (`cudal1_nb.pch`); a campaign of more builds than build cores makes it first
+    pch: bool = True
     def validate(self):
         get_policy(self.policy)
         if self.executor not in ('local', 'ray'): raise ValueError(f"EvalConfig.executor must be 'local' or 'ray', got {self.executor!r}")
         if bad := [b for b in self.baselines if b not in BASELINES]: raise ValueError(f"unknown baseline(s) {bad}; known: {BASELINES}")
         if 'eager' not in self.baselines: raise ValueError("the 'eager' baseline is always measured; keep it in baselines")
-        if self.n_seeds < 1 or self.min_trials < 3 or self.max_trials < self.min_trials: raise ValueError("need n_seeds >= 1 and 3 <= min_trials <= max_trials")
-        if not (self.atol >= 0 and self.rtol >= 0 and self.ci_target > 0 and self.budget_s > 0): raise ValueError("tolerances must be >= 0, ci_target and budget_s > 0")
+        if self.n_seeds < 1 or self.min_trials < 3 or self.max_trials < self.min_trials:
+            raise ValueError("need n_seeds >= 1 and 3 <= min_trials <= max_trials")
+        if not (self.atol >= 0 and self.rtol >= 0 and self.ci_target > 0 and self.budget_s > 0):
+            raise ValueError("tolerances must be >= 0, ci_target and budget_s > 0")
         if self.processes < 1: raise ValueError(f"EvalConfig.processes must be >= 1, got {self.processes!r}")
         if not self.place_timeout > 0: raise ValueError(f"EvalConfig.place_timeout must be > 0 seconds, got {self.place_timeout!r}")
 
@@ -69,7 +78,8 @@ def call_limit(ref_ms:float, # the reference's clean median time (ms)
 # %% ../nbs/03d_contract.ipynb #14640207
 SAMPLE_MS, MAX_CALLS = 2.0, 64   # a sample lasts about this long (ms of the reference's calls), with at most this many calls
 SAMPLE_BYTES = {'cuda': 256 << 20, 'cpu': 32 << 20}   # and its inputs and outputs take at most this much memory per side
-CLEAN_WARM_S = 0.25   # on CUDA the first timing after the GPU was idle (`device.IDLE_S`) warms it up at its sample size this long first (an idle GPU clocks down)
+# on CUDA the first timing after the GPU was idle (`device.IDLE_S`) warms it up at its sample size this long first (an idle GPU clocks down)
+CLEAN_WARM_S = 0.25
 
 def calls_per_sample(ms:float, # one call's time (ms), e.g. the reference's median
                      nbytes:int=0, # the bytes of one call's inputs and output
@@ -104,8 +114,10 @@ class JobPayload(Record):
     guard_outputs: bool = True   # a candidate job: guard bands around what it allocates (`job.outputs.guard_outputs`)
     build_cores: list|None = None   # a candidate job on CUDA: the cores its builds run on
     ref_dir: str = ''   # a folded candidate job: where it saves the reference outputs too
-    ref_outs: str = ''   # a candidate job: where its task's reference outputs are (or will be); found there before its timing, a mismatch skips the timing
-    alone: bool = True   # a candidate job: time the reference alone before and after the rounds (the drift check); a candidate's later processes don't
+    # a candidate job: where its task's reference outputs are (or will be); found there before its timing, a mismatch skips the timing
+    ref_outs: str = ''
+    # a candidate job: time the reference alone before and after the rounds (the drift check); a candidate's later processes don't
+    alone: bool = True
 
 @dataclass
 class CompilePayload(Record):
@@ -119,7 +131,8 @@ class CompilePayload(Record):
 @dataclass
 class RefRun(Record):
     "What a reference job returns and the judge reads (through the sandbox as a dict: `to_dict` / `from_dict`)."
-    outs: list = field(default_factory=list)   # per check seed, its output's description (`job.outputs.describe_out`) plus `fp64`, and `err32`, `scale` when it is float64's
+    # per check seed, its output's description (`job.outputs.describe_out`) plus `fp64`, and `err32`, `scale` when it is float64's
+    outs: list = field(default_factory=list)
     fp64: bool|None = None   # every seed's reference output is float64's
     timings: dict = field(default_factory=dict)   # ms per call of every sample, per non-eager baseline
     notes: list = field(default_factory=list)   # what fell back: no float64 model, a failed baseline...
@@ -167,7 +180,8 @@ class CandRun(Record):
     warm_s: float|None = None   # seconds of warm-up before its first timing (CUDA: `CLEAN_WARM_S` when the GPU had been idle, else none)
 
 # %% ../nbs/03d_contract.ipynb #83d1c8f1
-def run_env(device:str)->dict:
+def run_env(device:str, # 'cpu' or 'cuda'
+           )->dict:
     "The software and host a result was measured on (torch, python, host, cuda; the CPU's name on the CPU)."
     import torch
     e = dict(torch=torch.__version__, python=platform.python_version(), host=platform.node(), cuda=torch.version.cuda)

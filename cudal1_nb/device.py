@@ -23,18 +23,21 @@ def _smi(field:str)->str:
     gpu = os.environ.get('CUDA_VISIBLE_DEVICES', '').split(',')[0].strip() or '0'
     if (field, gpu) not in _SMI:
         import subprocess
-        try: _SMI[field, gpu] = subprocess.run(['nvidia-smi', f'--query-gpu={field}', '--format=csv,noheader', '-i', gpu], capture_output=True, text=True, timeout=20).stdout.strip()
+        try: _SMI[field, gpu] = subprocess.run(['nvidia-smi', f'--query-gpu={field}', '--format=csv,noheader', '-i', gpu], capture_output=True,
+                                               text=True, timeout=20).stdout.strip()
         except (OSError, subprocess.SubprocessError): return ''   # not kept: the next campaign asks again
     return _SMI[field, gpu]
 
-def arch_env(device:str)->dict:
+def arch_env(device:str, # 'cpu' or 'cuda'
+            )->dict:
     "TORCH_CUDA_ARCH_LIST for the local GPU, so builds made without a visible GPU match the candidate job's."
     if device == 'cpu': return {}
     if os.environ.get('TORCH_CUDA_ARCH_LIST'): return {'TORCH_CUDA_ARCH_LIST': os.environ['TORCH_CUDA_ARCH_LIST']}
     cc = _smi('compute_cap')
     return {'TORCH_CUDA_ARCH_LIST': cc} if _re_cc.fullmatch(cc) else {}
 
-def device_name(device:str)->str:
+def device_name(device:str, # 'cpu' or 'cuda'
+               )->str:
     "The name results record: 'cpu', or the first visible GPU's name as nvidia-smi gives it ('cuda' where it cannot say)."
     return 'cpu' if device == 'cpu' else (_smi('name') or 'cuda')
 
@@ -48,7 +51,8 @@ def device_lock(device:str, # 'cpu' or 'cuda'
     "The path of one device's host-wide lock file (each GPU has one, the CPU one), created readable and writable by every user."
     if device not in ('cpu', 'cuda'): raise ValueError(f"device must be 'cpu' or 'cuda', got {device!r}")
     gpu = str(gpu).strip()
-    if device == 'cuda' and not re.fullmatch(r'[A-Za-z0-9_-]+', gpu): raise ValueError(f"bad GPU id {gpu!r}: an index or a UUID, as in CUDA_VISIBLE_DEVICES")
+    if device == 'cuda' and not re.fullmatch(r'[A-Za-z0-9_-]+', gpu):
+        raise ValueError(f"bad GPU id {gpu!r}: an index or a UUID, as in CUDA_VISIBLE_DEVICES")
     d = Path(root or os.environ.get('CUDAL1_LOCK_DIR') or LOCK_DIR)
     if not d.is_dir():
         d.mkdir(parents=True, exist_ok=True)

@@ -48,14 +48,16 @@ class WarmHarness:
     def executor(self):
         "The executor (made on first use, with `cfg.workers` jobs at once or the device's default)."
         if self.ex is None:
-            n = self.cfg.workers or ((os.cpu_count() or 1) if self.device == 'cpu' else min(os.cpu_count() or 1, 8))   # CUDA: jobs share the GPU for untimed work (`DeviceLock`)
+            # CUDA: jobs share the GPU for untimed work (`DeviceLock`)
+            n = self.cfg.workers or ((os.cpu_count() or 1) if self.device == 'cpu' else min(os.cpu_count() or 1, 8))
             self.ex, self._own = as_executor(self._pool) if self._pool is not None else executor_for(self.cfg, self.device, n)
         return self.ex
     def describe(self)->dict:
         "The device's name, build architecture and GPU as the executor reports them (asked once)."
         if self._info is None: self._info = self.executor().describe(self.device)
         return self._info
-    def compiler(self, n:int):
+    def compiler(self, n:int, # compile jobs at once, at most
+                ):
         "The executor for compile jobs (`n` at a time at most; made on first use and kept: its workers stay warm)."
         if self._comp is None: self._comp = self.executor().compiler(n)
         return self._comp
@@ -70,7 +72,8 @@ class WarmHarness:
 
 # %% ../nbs/03j_eval.ipynb #5a0e7c22
 @patch
-def reference(self:WarmHarness, key:str)->tuple:
+def reference(self:WarmHarness, key:str, # the task's reference work (`campaign._ref_key`)
+             )->tuple:
     """(folder, Outcome or None, claimed) for a task's reference work: done (its Outcome), being done by another
     campaign (None, False: that campaign's candidates use it; this one makes its own), or claimed now by the caller,
     whose job writes its outputs in the folder and who then calls `keep` or `forget` (None, True)."""
@@ -82,24 +85,30 @@ def reference(self:WarmHarness, key:str)->tuple:
         return d, None, True
 
 @patch
-def keep(self:WarmHarness, key:str, o:Outcome):
+def keep(self:WarmHarness, key:str, # the reference work this campaign claimed
+         o:Outcome, # its job's outcome
+        ):
     "The claimed reference work `key` is done: later campaigns use its outputs and result."
     with self._lock:
         if key in self._refs: self._refs[key][1] = o
 
 @patch
-def forget(self:WarmHarness, key:str):
+def forget(self:WarmHarness, key:str, # the reference work this campaign claimed
+          ):
     "The claimed reference work `key` failed: a later campaign tries again."
     with self._lock: d, _ = self._refs.pop(key, (None, None))
     if d is not None: shutil.rmtree(d, ignore_errors=True)
 
 # %% ../nbs/03j_eval.ipynb #5a0e7c23
 @patch
-def calibration(self:WarmHarness, lock:str)->dict|None:
-    "The host's launch speed (`job.run.host_job`), timed once under the device lock `lock` where `calibrate` is set; None otherwise or when the job failed (tried once)."
+def calibration(self:WarmHarness, lock:str, # the device lock's file (`device.device_lock`)
+               )->dict|None:
+    ("The host's launch speed (`job.run.host_job`), timed once under the device lock `lock` where `calibrate` is set; None otherwise or when the "
+     "job failed (tried once).")
     with self._lock:
         if not self.calibrate or self.host is not None: return self.host or None
-        o = self.executor().run(Job('cudal1_nb.job.run:host_job', JobPayload(ref='', device=self.device, lock=lock, out_dir='', seeds=[], idx_seeds=[],
+        o = self.executor().run(Job('cudal1_nb.job.run:host_job', JobPayload(ref='', device=self.device, lock=lock, out_dir='', seeds=[],
+                                                                             idx_seeds=[],
                                                                             threads=self.cfg.threads).to_dict(),
                                     timeout=120, wait=WAIT_S, env=self._env(), label='host calibration'))
         self.host = dict(o.value, at=round(time.time(), 1)) if o.ok else {}
@@ -114,13 +123,20 @@ def _env(self:WarmHarness)->dict:
 # %% ../nbs/03j_eval.ipynb #0b579f73
 def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
                   device:str='cpu', # 'cpu' or 'cuda'
-                  cfg:EvalConfig|None=None,
-                  pool=None, # an existing executor (`cudal1_nb.executor`) or sandbox `Pool` (its workers must not hold a CUDA context); default: the one `cfg.executor` names
-                  progress:bool=False,
-                  store=None, # a `cudal1_nb.store.Store`: tasks first, then each candidate's processes as they are judged and its result as soon as it is known
+                  cfg:EvalConfig|None=None, # how candidates are checked and timed (default: `EvalConfig()`)
+                  # an existing executor (`cudal1_nb.executor`) or sandbox `Pool` (its workers must not hold a CUDA context); default: the one
+                  # `cfg.executor` names
+                  pool=None,
+                  progress:bool=False, # show a progress bar of the jobs
+                  # a `cudal1_nb.store.Store`: tasks first, then each candidate's processes as they are judged and its result as soon as it is known
+                  store=None,
                   on_result=None, # called as `on_result(item_index, candidate_index, result)` as soon as each result is known
-                  resume:bool=False, # with `store`: candidates it already holds a result for (this device, this `harness_version()`) are not measured again, their stored result is returned; those it holds some processes of get only the processes still missing
-                  warm:WarmHarness|None=None, # what outlives this campaign (a reward's, a server's): its executor, secret and reference work per task; default: one of its own, closed at the end
+                  # with `store`: candidates it already holds a result for (this device, this `harness_version()`) are not measured again, their
+                  # stored result is returned; those it holds some processes of get only the processes still missing
+                  resume:bool=False,
+                  # what outlives this campaign (a reward's, a server's): its executor, secret and reference work per task; default: one of its own,
+                  # closed at the end
+                  warm:WarmHarness|None=None,
                  )->list[list[EvalResult]]:
     "Evaluate the candidates of several tasks; one list of `EvalResult`s per item, in order."
     cfg = cfg or EvalConfig()
@@ -140,7 +156,8 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
         lock = device_lock(device, info['gpu'])   # one per GPU (and one for the CPU) of the host, shared by every campaign on it
         cp = Campaign(device, cfg, info['name'], info['arch'], {**warm._env(), PCH_ENV: str(pch_dir()) if cfg.pch else ''}, lock, run, warm.secret,
                        build_cores(cores, n, device), str(pch_dir()) if cfg.pch else '', warm, warm.calibration(lock))
-        # 0. results a resumed campaign already has (whole, or some of a candidate's processes); the store gets the tasks now, each process and result later
+        # 0. results a resumed campaign already has (whole, or some of a candidate's processes); the store gets the tasks now, each process and result
+        # later
         ids = [c.id for _, cs in items for c in cs]
         prev = store.measured(ids, device=cp.name, harness=harness_version()) if resume else {}
         results, pend = resumed(items, prev)
@@ -182,7 +199,9 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
 # %% ../nbs/03j_eval.ipynb #9fe7228b
 def evaluate(task:Task, # the reference program
              candidates:list, # `Candidate`s (or program strings) for it
-             device:str='cpu', cfg:EvalConfig|None=None, **kw)->list[EvalResult]:
+             device:str='cpu', # 'cpu' or 'cuda'
+             cfg:EvalConfig|None=None, # how candidates are checked and timed (default: `EvalConfig()`)
+             **kw)->list[EvalResult]:
     "Evaluate candidates of one task; one `EvalResult` per candidate, in order."
     cs = [c if isinstance(c, Candidate) else Candidate(task.id, c) for c in candidates]
     return evaluate_many([(task, cs)], device=device, cfg=cfg, **kw)[0]

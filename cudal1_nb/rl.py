@@ -267,7 +267,6 @@ def run_rl(cfg:RLConfig, # the stage's settings
     ros = reward.rollouts
     cur = curves(ros)
     atomic_write(rd/'curves.json', json.dumps(dict(curves=cur, trainer_log=trainer_log, step_times=step_times), indent=1, default=str))
-    fin = lambda split: step_metrics([r for r in ros if r.split == split and r.step >= (max(last, 1) if split == 'held-out' else 0)])
     tr_rows = [r for r in ros if r.split == 'train']
     k = max(1, len(tr_rows) // 4)   # the last quarter of the training rollouts: where the policy ended
     summary = dict(mode=cfg.mode, arm=cfg.arm, init=str(init) if init else cfg.backend, steps=last, seconds=round(train_s, 1),

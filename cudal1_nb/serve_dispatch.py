@@ -14,7 +14,8 @@ from fastcore.basics import patch
 from .core import Task, Candidate, EvalResult, code_hash, get_base_dir, judging_on
 from .stats import interval_call
 from .policy import finding_id, get_policy, apply_policy
-from .eval import harness_version, record_result
+from .eval import harness_version
+from .campaign import record_result
 from .reward import RewardConfig, RewardJudge, base_reward, worth, is_infra, stored_best
 from .feedback import feedback_text
 from .sandbox import one_line
@@ -133,7 +134,7 @@ def _answer(self:Dispatcher, k:tuple, # the program: (task id, code hash, device
     for f in self.listeners: f(done)
 
 # %% ../nbs/15b_serve_dispatch.ipynb #9152917e
-_kept = record_result   # `r` after writing `c` and `r` to the store in one transaction (the harness's own writer: `cudal1_nb.eval`)
+_kept = record_result   # `r` after writing `c` and `r` to the store in one transaction (the harness's own writer: `cudal1_nb.campaign`)
 
 # %% ../nbs/15b_serve_dispatch.ipynb #03610174
 @patch

@@ -287,7 +287,7 @@ def test_timer_and_check_tampering_is_a_cheat(l2_3):
     t, good, res = l2_3
     assert res[good[0].name].verdict == 'ok', res[good[0].name].reason
     assert res['compiled'].verdict == 'ok', res['compiled'].reason   # torch.compile wraps torch.manual_seed itself: not tampering
-    want = {'clock': 'time.perf_counter', 'allclose': 'torch.allclose', 'harness': 'timing.Timer.__call__'}
+    want = {'clock': 'time.perf_counter', 'allclose': 'torch.allclose', 'harness': 'job.timing.Timer.__call__'}
     for k, name in want.items():
         assert res[k].verdict == 'cheat' and name in res[k].reason and 'tamper' in res[k].flags, (k, res[k].verdict, res[k].reason)
 

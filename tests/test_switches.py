@@ -5,7 +5,7 @@ with the reason."""
 import importlib, inspect, pkgutil, re, sys, types, warnings
 import pytest
 import torch
-from cudal1_nb import tripwires as T
+from cudal1_nb.job import switches as T
 
 SKIP_MODULES = {'torch.backends.xeon.run_cpu': 'a launcher script (`python -m`): no state of the process that imports it'}
 
@@ -191,7 +191,7 @@ def test_read_only_state_is_seen():
 def test_a_torch_release_without_a_switch_module_still_snapshots(monkeypatch):
     "A switch that reads a module this torch release lacks (torch._native on torch 2.11) is left out; the rest are still found."
     import sys, torch
-    from cudal1_nb import tripwires
+    from cudal1_nb.job import switches as tripwires
     names = {s.name for s in tripwires._other()}
     monkeypatch.setitem(sys.modules, 'torch._native', None)   # importing it now raises ImportError, as on a release without it
     left = {s.name for s in tripwires._other()}

@@ -30,7 +30,8 @@ def _build_error(e:BaseException)->str:
     errs = [l for l in lines[1:] if re.search(r'\berror\b', l, re.I)]
     return one_line(f"{type(e).__name__}: {(errs or lines or [''])[0]}", 240)
 
-def read_builds(d)->dict:
+def read_builds(d, # the program's extension cache (its `TORCH_EXTENSIONS_DIR`)
+               )->dict:
     "The recorded build outcomes of the program whose extension cache is directory `d`, for this toolchain."
     try: return json.loads((Path(d)/_BUILDS).read_text()).get(_toolchain(), {})
     except (OSError, ValueError, AttributeError): return {}
@@ -47,7 +48,10 @@ def _on_cores(cores):
     finally:
         if old is not None: os.sched_setaffinity(0, old)
 
-def watch_builds(known:dict, around=None, cores=None)->dict:
+def watch_builds(known:dict, # extension name -> the error of a build that failed before (`read_builds`)
+                 around=None, # a context manager factory each build runs inside
+                 cores=None, # the cores builds run on (None: any)
+                )->dict:
     """Record every `load`/`load_inline` build of this process in the returned dict (name -> '' or error); builds failed
     in `known` fail at once. Each build runs inside `around()` (if given) and on `cores` (if given)."""
     import torch.utils.cpp_extension as ce
@@ -57,7 +61,8 @@ def watch_builds(known:dict, around=None, cores=None)->dict:
             name = kw.get('name', a[0] if a else '?')
             if known.get(name):
                 rec[name] = known[name]
-                raise RuntimeError(f"Error building extension '{name}' (this build failed before, with the same program and toolchain: {known[name]})")
+                raise RuntimeError(f"Error building extension '{name}' (this build failed before, with the same program and toolchain: "
+                                   f"{known[name]})")
             try:
                 with (around() if around else contextlib.nullcontext()), _on_cores(cores): out = fn(*a, **kw)
             except Exception as e:
@@ -96,12 +101,14 @@ def _compiles_on_cpu(gm, # the graph module Inductor compiles
 def watch_compiles(around=None, # a context manager factory each compile runs inside (the job's `building`)
                     cores=None, # the cores compiles run on
                    )->list:
-    "Run Inductor's compiles (`torch._inductor.compile_fx.compile_fx`, what `torch.compile` calls) inside `around()` and on `cores` when they run nothing on the device (`_compiles_on_cpu`); the returned list gets each such compile's seconds."
+    ("Run Inductor's compiles (`torch._inductor.compile_fx.compile_fx`, what `torch.compile` calls) inside `around()` and on `cores` when they run "
+     "nothing on the device (`_compiles_on_cpu`); the returned list gets each such compile's seconds.")
     import torch._inductor.compile_fx as cf
     rec, fn = [], cf.compile_fx
     def compile_fx(model_, example_inputs_, *a, **kw):
         import torch
-        capturing = torch.cuda.is_initialized() and torch.cuda.is_current_stream_capturing()   # a first call inside a CUDA graph capture: no sync may happen
+        # a first call inside a CUDA graph capture: no sync may happen
+        capturing = torch.cuda.is_initialized() and torch.cuda.is_current_stream_capturing()
         if capturing or not _compiles_on_cpu(model_, kw.get('config_patches')): return fn(model_, example_inputs_, *a, **kw)
         t = time.time()
         with (around() if around else contextlib.nullcontext()), _on_cores(cores): out = fn(model_, example_inputs_, *a, **kw)
@@ -141,9 +148,12 @@ def compile_job(p:dict, # a `CompilePayload` as a dict
     return dict(seconds=time.time() - t0, error=err, builds=rec)
 
 # %% ../../nbs/03ec_job_builds.ipynb #2d5bad79
-def needs_compile(code:str)->bool: return any(s in code for s in ('load_inline', 'cpp_extension', 'load('))
+def needs_compile(code:str, # a program's source
+                 )->bool:
+    return any(s in code for s in ('load_inline', 'cpp_extension', 'load('))
 
-def build_cost(code:str)->tuple:
+def build_cost(code:str, # a program's source
+              )->tuple:
     """A guess at how long a program takes to build, for scheduling the longest builds first: CUDA sources, then a
     module it binds itself (`PYBIND11_MODULE` and no `functions=`: its C++ file has nothing to fail on, so the build goes
     on to nvcc), then length."""
@@ -151,7 +161,8 @@ def build_cost(code:str)->tuple:
     return ('cuda_sources' in code or '__global__' in code, own, len(code))
 
 # %% ../../nbs/03ec_job_builds.ipynb #27b08549
-def ext_dir(code:str)->Path:
+def ext_dir(code:str, # a program's source
+           )->Path:
     "The build cache directory of a program: one per source hash, shared by every evaluation of that exact code."
     return get_base_dir()/'ext_cache'/code_hash(code)[:24]
 

@@ -16,13 +16,15 @@ __all__ = ['ThreadWatch', 'Watchdog', 'Tampered', 'snapshot', 'check_guard']
 def _thread_starts()->list:
     "(module, name) of the functions every thread start goes through (which exist depends on the Python version)."
     import _thread
-    return [(m, n) for m, n in ((threading, '_start_new_thread'), (threading, '_start_joinable_thread'), (_thread, 'start_new_thread'), (_thread, 'start_joinable_thread')) if hasattr(m, n)]
+    return [(m, n) for m, n in ((threading, '_start_new_thread'), (threading, '_start_joinable_thread'), (_thread, 'start_new_thread'),
+                                (_thread, 'start_joinable_thread')) if hasattr(m, n)]
 
 class ThreadWatch:
     """Notes every thread started from the candidate's own code (`candidate.py` is the first frame outside threading
     and executors on the starting stack): T2. Installed before any candidate code, its wrappers are guarded."""
     SKIP = ('threading.py', os.path.join('concurrent', 'futures'), 'multiprocessing')
-    def __init__(self, fname='candidate.py'):
+    def __init__(self, fname='candidate.py', # the file name the candidate's code runs as
+                ):
         self.fname, self.started = fname, []
         for mod, name in _thread_starts(): setattr(mod, name, self._wrap(getattr(mod, name)))
     def _wrap(self, fn):
@@ -41,7 +43,10 @@ class Watchdog:
     def __init__(self):
         self.deadline, self.what, self.limit = None, '', 0.0
         threading.Thread(target=self._run, daemon=True, name='cudal1-watchdog').start()
-    def arm(self, limit:float, what:str): self.limit, self.what, self.deadline = limit, what, time.monotonic() + limit
+    def arm(self, limit:float, # seconds the call may take
+            what:str, # what is running, for the log line if it is killed
+           ):
+        self.limit, self.what, self.deadline = limit, what, time.monotonic() + limit
     def disarm(self): self.deadline = None
     @contextlib.contextmanager
     def paused(self):
@@ -79,7 +84,8 @@ def _guarded()->dict:
          'torch.Tensor.double': (torch.Tensor, 'double'), 'torch.Tensor.clone': (torch.Tensor, 'clone'), 'torch.Tensor.to': (torch.Tensor, 'to'),
          'torch.cuda.synchronize': (torch.cuda, 'synchronize'), 'torch.cuda.Event': (torch.cuda, 'Event'),
          'torch.cuda.Event.record': (torch.cuda.Event, 'record'), 'torch.cuda.Event.elapsed_time': (torch.cuda.Event, 'elapsed_time'),
-         'torch.cuda.Event.synchronize': (torch.cuda.Event, 'synchronize'), 'torch.save': (torch, 'save'), 'torch.manual_seed': (torch, 'manual_seed'),
+         'torch.cuda.Event.synchronize': (torch.cuda.Event, 'synchronize'), 'torch.save': (torch, 'save'),
+         'torch.manual_seed': (torch, 'manual_seed'),
          'json.dumps': (json, 'dumps'), 'os.write': (os, 'write'), 'os.fdopen': (os, 'fdopen'), 'builtins.type': (builtins, 'type'),
          'builtins.isinstance': (builtins, 'isinstance')}
     d.update({f"{mod.__name__}.{name}": (mod, name) for mod, name in _thread_starts()})
@@ -97,7 +103,8 @@ def _same(now, v, code)->bool:
     wc = getattr(getattr(now, '__code__', None), 'co_filename', '').replace(os.sep, '/')
     return getattr(now, '__wrapped__', None) is v and getattr(v, '__code__', None) is code and wc.endswith('torch/_compile.py')
 
-def check_guard(snap:dict):
+def check_guard(snap:dict, # the snapshot taken before any candidate code (`snapshot`)
+               ):
     "Raise `Tampered` naming whatever is no longer the object (or the code) it was at the snapshot."
     bad = [k for k, (h, a, v, code) in snap.items() if not _same(getattr(h, a, None), v, code)]
     if bad: raise Tampered(', '.join(bad))

@@ -15,7 +15,9 @@ __all__ = ['DEFER_S', 'GUARD_BYTES', 'same_values', 'Fingerprint', 'poison', 'ho
 # %% ../../nbs/03ed_job_outputs.ipynb #920f56db
 DEFER_S = 0.02   # after a check call's return and a device sync, wait this long before comparing its output with the copy taken at return
 
-def same_values(a, b)->bool:
+def same_values(a, # a tensor
+                b, # another
+               )->bool:
     "Equal element for element (NaN equals NaN)."
     import torch
     if a.shape != b.shape or a.dtype != b.dtype: return False
@@ -23,10 +25,14 @@ def same_values(a, b)->bool:
     return bool(((a == b) | (torch.isnan(a) & torch.isnan(b))).all())
 
 class Fingerprint:
-    "A copy of an output as it is now: whole, or (large outputs) a fixed secret sample of elements. On CUDA the copy is enqueued on the current stream, so it sees what a caller would read."
-    def __init__(self, seed:int, max_elems:int=1 << 24):
+    ("A copy of an output as it is now: whole, or (large outputs) a fixed secret sample of elements. On CUDA the copy is enqueued on the current "
+     "stream, so it sees what a caller would read.")
+    def __init__(self, seed:int, # the seed of the secret sample's indices
+                 max_elems:int=1 << 24, # outputs larger than this are sampled
+                ):
         self.seed, self.max, self.idx = seed, max_elems, {}
-    def take(self, y):
+    def take(self, y, # an output
+            ):
         import torch
         if type(y) is not torch.Tensor: return None
         y = y.detach()
@@ -36,11 +42,15 @@ class Fingerprint:
             g = torch.Generator().manual_seed(self.seed % 2**63)
             self.idx[key] = torch.randint(0, y.numel(), (4096,), generator=g).to(y.device)
         return y.reshape(-1)[self.idx[key]]
-    def same(self, fp, y)->bool: return fp is None or same_values(fp, self.take(y))
+    def same(self, fp, # a fingerprint `take` made (None: not a tensor)
+             y, # the output now
+            )->bool:
+        return fp is None or same_values(fp, self.take(y))
 
 # %% ../../nbs/03ed_job_outputs.ipynb #aa040105
 def _model_storages(model)->set:
-    "Storage addresses of every tensor a model holds: parameters, buffers and plain tensor attributes (an RNN's hidden state), also inside lists, tuples and dicts."
+    ("Storage addresses of every tensor a model holds: parameters, buffers and plain tensor attributes (an RNN's hidden state), also inside lists, "
+     "tuples and dicts.")
     import torch
     out = set()
     def add(v, depth=0):
@@ -49,11 +59,15 @@ def _model_storages(model)->set:
         elif depth < 2 and isinstance(v, dict): [add(x, depth + 1) for x in v.values()]
     for m in model.modules():
         for v in vars(m).values():
-            if isinstance(v, dict) and v and all(isinstance(x, torch.Tensor) or x is None for x in v.values()): [add(x) for x in v.values() if x is not None]   # _parameters, _buffers
+            # _parameters, _buffers
+            if isinstance(v, dict) and v and all(isinstance(x, torch.Tensor) or x is None for x in v.values()):
+                [add(x) for x in v.values() if x is not None]
             else: add(v)
     return out
 
-def poison(y, model):
+def poison(y, # a reference output, about to be freed
+           model, # the reference model that returned it
+          ):
     """Overwrite a reference output with NaN before it is freed, so a candidate that returns uninitialized memory (C7)
     cannot find it there. An output that shares storage with anything the model holds (its weights, or its state: an RNN
     returning `self.hidden`) is left alone."""
@@ -62,7 +76,10 @@ def poison(y, model):
     if y.untyped_storage().data_ptr() not in _model_storages(model): y.detach().fill_(float('nan'))
 
 # %% ../../nbs/03ed_job_outputs.ipynb #bd823121
-def host_out(out, idx_seed:int, max_elems:int):
+def host_out(out, # an output (a tensor)
+             idx_seed:int, # the seed of the secret sample's indices
+             max_elems:int, # outputs larger than this are sampled
+            ):
     "A CPU copy of an output for the judge; huge outputs as a secret random sample of elements."
     import torch
     y = out.detach()
@@ -72,7 +89,9 @@ def host_out(out, idx_seed:int, max_elems:int):
         y = y.reshape(-1)[idx]
     return y.to('cpu', copy=True).contiguous()   # a copy even on the CPU: a candidate may write into the same buffer at its next call
 
-def overlaps(a, b)->bool:
+def overlaps(a, # a tensor
+             b, # another
+            )->bool:
     """Do two tensors' storages (not just the views) share any byte? A storage torch no longer lets anyone read counts as
     shared: torch.compile's CUDA-graph trees make an output's storage raise on access once a later replay has taken its
     memory -- the output was overwritten by a later call, as a reused buffer is."""
@@ -82,18 +101,26 @@ def overlaps(a, b)->bool:
     except RuntimeError: return True
     return sa.device == sb.device and pa < pb + sb.nbytes() and pb < pa + sa.nbytes()
 
-def save_outs(outs:dict):
-    "Write the CPU copies `{path: tensor}` (after the device work, so the files are not written while a timing runs); each whole or not at all, as another job may read it meanwhile."
+def save_outs(outs:dict, # file path -> the CPU copy to write there
+             ):
+    ("Write the CPU copies `{path: tensor}` (after the device work, so the files are not written while a timing runs); each whole or not at all, as "
+     "another job may read it meanwhile.")
     import torch
     for path, y in outs.items(): torch.save(y, path + '.part'); os.replace(path + '.part', path)
 
-def read_out(path):
+def read_out(path, # a file `save_outs` wrote
+            ):
     "An output `save_outs` wrote."
     import torch
     return torch.load(path, map_location='cpu', weights_only=True)
 
-def compare_outputs(r, c, atol:float, rtol:float)->tuple:
-    "(ok, one-line reason, max abs error) for a candidate's output `c` against the reference's `r` (CPU copies, `host_out`): the judge's test, and the job's before it times."
+def compare_outputs(r, # the reference's output (a CPU copy)
+                    c, # the candidate's (a CPU copy)
+                    atol:float, # absolute tolerance
+                    rtol:float, # relative tolerance
+                   )->tuple:
+    ("(ok, one-line reason, max abs error) for a candidate's output `c` against the reference's `r` (CPU copies, `host_out`): the judge's test, and "
+     "the job's before it times.")
     import torch
     if type(c) is not torch.Tensor: return False, f"saved output is a {type(c).__name__}", None
     if c.shape != r.shape: return False, f"shape {list(c.shape)} != reference {list(r.shape)}", None
@@ -107,7 +134,8 @@ def compare_outputs(r, c, atol:float, rtol:float)->tuple:
         return False, f"{int(bad.sum())}/{bad.numel()} elements off (max abs error {err:.3g}, atol {atol:g}, rtol {rtol:g})", err
     return True, '', err
 
-def describe_out(out):
+def describe_out(out, # what a call returned
+                ):
     import torch
     return dict(type=f"{type(out).__module__}.{type(out).__qualname__}", is_tensor=type(out) is torch.Tensor,
                 dtype=str(getattr(out, 'dtype', '')), shape=list(getattr(out, 'shape', [])) if isinstance(out, torch.Tensor) else None,
@@ -121,7 +149,9 @@ class Guards:
     """Guard bands: `wrap(x, name)` returns a copy of tensor `x` inside a larger buffer whose bands hold a canary
     pattern; `broken(out)` names the first tensor whose bands changed ('its output' when it is `out`'s storage)."""
     pat = {}   # (device, band) -> the canary bytes, made once per process
-    def __init__(self, band:int=GUARD_BYTES, cap:int=1 << 30):
+    def __init__(self, band:int=GUARD_BYTES, # canary bytes before and after each tensor
+                 cap:int=1 << 30, # bytes of guarded tensors kept at most
+                ):
         self.band, self.cap, self.bufs, self.used = band, cap, [], 0
     def _pattern(self, dev):
         import torch
@@ -129,7 +159,9 @@ class Guards:
             g = torch.Generator().manual_seed(0xC15)
             Guards.pat[(dev, self.band)] = torch.randint(0, 256, (self.band,), dtype=torch.uint8, generator=g).to(dev)
         return Guards.pat[(dev, self.band)]
-    def wrap(self, x, name:str):
+    def wrap(self, x, # a tensor (anything else is returned as it is)
+             name:str, # what it is, for the report
+            ):
         import torch
         if type(x) is not torch.Tensor or x.layout != torch.strided or x.numel() == 0 or not x.is_contiguous() or x.requires_grad: return x
         nb, B = x.numel() * x.element_size(), self.band
@@ -141,7 +173,8 @@ class Guards:
         y.copy_(x)
         self.bufs.append((name, buf)); self.used += nb
         return y
-    def broken(self, out=None)->str|None:
+    def broken(self, out=None, # the candidate's output (its storage is named 'its output')
+              )->str|None:
         import torch
         B = self.band
         for name, buf in self.bufs:
@@ -154,7 +187,8 @@ class Guards:
 _FACTORIES = frozenset(('empty', 'empty_like', 'empty_strided', 'new_empty', 'new_empty_strided', 'zeros', 'zeros_like',
                         'new_zeros', 'ones', 'ones_like', 'new_ones', 'full', 'full_like', 'new_full'))
 
-def guard_allocs(guards:Guards):
+def guard_allocs(guards:Guards, # the `Guards` the candidate's allocations go into
+                ):
     "A dispatch mode that moves each tensor a factory op makes (called from Python or C++) into `guards`."
     from torch.utils._python_dispatch import TorchDispatchMode
     class _Mode(TorchDispatchMode):
@@ -164,6 +198,7 @@ def guard_allocs(guards:Guards):
             return guards.wrap(out, f"a tensor it allocated ({name})") if name in _FACTORIES else out
     return _Mode()
 
-def guard_outputs(code:str)->bool:
+def guard_outputs(code:str, # a program's source
+                 )->bool:
     "Whether a program's allocations can be guarded: not when it compiles or captures graphs (a dispatch mode would change what it does)."
     return not re.search(r'torch\.compile|CUDAGraph|cuda\.graph|make_graphed_callables|torch\._dynamo|torch\.jit', code)

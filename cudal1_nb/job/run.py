@@ -110,7 +110,8 @@ def _ref_baselines(p:JobPayload, dev, mod, model, res:RefRun, lock=None):
 
 # %% ../../nbs/03h_job_run.ipynb #a8562f72
 def _phase(res:CandRun, name:str):
-    "Mark the job's phase in its result and its log (a job killed at its time limit is reported with its phase); `res.phase_s` sums the seconds of each."
+    ("Mark the job's phase in its result and its log (a job killed at its time limit is reported with its phase); `res.phase_s` sums the seconds of "
+     "each.")
     now = time.time()
     if res.phase_s is None: res.phase_s = {}
     if res.phase: res.phase_s[res.phase] = round(res.phase_s.get(res.phase, 0.0) + now - res.phase_t, 4)
@@ -137,7 +138,8 @@ def cand_job(p:dict, # a `JobPayload` as a dict
     # the reference that is timed alone (clean and post): a copy, so `ref` -- timed with the candidate and checked against
     # it -- has had exactly the candidate's calls in the same order, as a stateful model (an RNN keeping its hidden state) needs
     try: ref_side = copy.deepcopy(ref)
-    except Exception as e: ref_side = ref; res.notes = [one_line(f"no copy of the reference ({type(e).__name__}); a stateful reference would see extra calls")]
+    except Exception as e:
+        ref_side = ref; res.notes = [one_line(f"no copy of the reference ({type(e).__name__}); a stateful reference would see extra calls")]
     lock.acquire('sh')   # shared for all untimed device work, then exclusive from the first timing until this process exits
     t_lock = time.time()
     res.lock_at = round(t_lock, 3)   # for the run's timeline (benchmarks/audit_timeline.py)
@@ -220,7 +222,8 @@ class _CandJob:
     lock: DeviceLock   # the run's device lock
     tw: TorchWatch   # the reference's functions as they were before the import (T9)
     def guard(self):
-        "The tripwires, after any candidate code ran: the harness's functions (`check_guard`, raises `Tampered`), the reference's (`TorchWatch`, recorded for `patched_torch`) and torch's global switches (`SwitchWatch`, recorded for `changed:<switch>`)."
+        ("The tripwires, after any candidate code ran: the harness's functions (`check_guard`, raises `Tampered`), the reference's (`TorchWatch`, "
+         "recorded for `patched_torch`) and torch's global switches (`SwitchWatch`, recorded for `changed:<switch>`).")
         check_guard(self.snap); self.tw.check(); self.sw.check()
 
 # %% ../../nbs/03h_job_run.ipynb #3f682b6b

@@ -40,12 +40,16 @@ def warm_cuda(a:dict, # {'lock': the device lock's file}
 
 # %% ../../nbs/03e_job_setup.ipynb #479d8ad0
 class DeviceLock:
-    "A job's hold of the device lock at `path`: shared or exclusive on CUDA, exclusive from the start on the CPU; `holds` lists `[kind, start, seconds]`."
+    ("A job's hold of the device lock at `path`: shared or exclusive on CUDA, exclusive from the start on the CPU; `holds` lists `[kind, start, "
+     "seconds]`.")
     f, kind = None, None
-    def __init__(self, path, device='cuda'):
+    def __init__(self, path, # the lock file (`device.device_lock`)
+                 device='cuda', # 'cpu' or 'cuda'
+                ):
         self.path, self.device, self.free_s, self.holds, self._t = path, device, 0.0, [], 0.0
         if device == 'cpu': self.acquire('ex')
-    def acquire(self, kind:str='ex'):
+    def acquire(self, kind:str='ex', # 'ex' (exclusive) or 'sh' (shared)
+               ):
         "Hold the lock as `kind` ('ex' or 'sh'; on the CPU always 'ex'), letting go of a hold of the other kind first."
         if kind not in ('ex', 'sh'): raise ValueError(f"lock kind must be 'ex' or 'sh', got {kind!r}")
         if self.device == 'cpu': kind = 'ex'
@@ -82,15 +86,19 @@ class DeviceLock:
         finally: self.acquire(kind); self.free_s += time.time() - t
 
 # %% ../../nbs/03e_job_setup.ipynb #b59d58b0
-JOB_THREADS = 2   # CPU threads of a CUDA job: its CPU work before the lock (building models on the CPU) must not crowd the cores of the job that is timing launch-bound kernels
+# CPU threads of a CUDA job: its CPU work before the lock (building models on the CPU) must not crowd the cores of the job that is timing launch-bound
+# kernels
+JOB_THREADS = 2
 
-def job_threads(device:str):
+def job_threads(device:str, # 'cpu' or 'cuda'
+               ):
     "On CUDA, cap the job's CPU threads at `JOB_THREADS` (its device work needs one; the CPU backend keeps `EvalConfig.threads`)."
     import torch
     if device == 'cuda' and torch.get_num_threads() > JOB_THREADS: torch.set_num_threads(JOB_THREADS)
 
 # %% ../../nbs/03e_job_setup.ipynb #60db683e
-def setup_device(p):
+def setup_device(p, # the job's `JobPayload`
+                ):
     "The job's torch device (`p`: its `JobPayload`); on the CPU with its threads and a steady allocator."
     import torch
     if p.device == 'cpu':
@@ -101,15 +109,24 @@ def setup_device(p):
     torch.empty(1, device='cuda:0')   # the context exists from here
     return torch.device('cuda', 0)
 
-def seeded_inputs(mod, seed:int, dev):
+def seeded_inputs(mod, # the program module (its `get_inputs`)
+                  seed:int, # the seed the inputs are made under
+                  dev, # the torch device they are made on
+                 ):
     import torch
     torch.manual_seed(seed)
     with torch.device(dev): xs = mod.get_inputs()
     return [x.to(dev) if isinstance(x, torch.Tensor) else x for x in xs]
 
-def clone_args(xs): return [x.clone() if hasattr(x, 'clone') else x for x in xs]
+def clone_args(xs, # a call's arguments
+              ):
+    return [x.clone() if hasattr(x, 'clone') else x for x in xs]
 
-def seeded_model(mod, cls:str, init, seed:int):
+def seeded_model(mod, # the program module
+                 cls:str, # the model class's name ('Model' or 'ModelNew')
+                 init, # the constructor arguments (`get_init_inputs()`)
+                 seed:int, # the seed the weights are made under
+                ):
     "Construct on the CPU under `seed` (KernelBench's convention, so weights match whatever device a constructor uses), in eval mode."
     import torch
     torch.manual_seed(seed)

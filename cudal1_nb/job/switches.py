@@ -19,7 +19,8 @@ _SCALARS = (bool, int, float, str, type(None))
 def torch_spaces(ref_mod=None, # the reference program's module
                   ref=None, # the reference model (an `nn.Module`)
                  )->dict:
-    "The namespaces whose functions the reference calls, by name: torch's (functions, Tensor methods, functional, linalg...), the reference program's globals and every class of its modules."
+    ("The namespaces whose functions the reference calls, by name: torch's (functions, Tensor methods, functional, linalg...), the reference "
+     "program's globals and every class of its modules.")
     import torch
     import torch.nn.functional as F
     d = {'torch': torch, 'torch.Tensor': torch.Tensor, 'torch._C.TensorBase': torch._C.TensorBase, 'torch.nn.functional': F,
@@ -38,7 +39,8 @@ def _torch_own(v)->bool:
 
 class TorchWatch:
     "Which names of `spaces` (`torch_spaces`) were rebound or removed since the snapshot, by code not torch's own; `check()` adds them to `found`."
-    def __init__(self, spaces:dict):
+    def __init__(self, spaces:dict, # name -> namespace (`torch_spaces`)
+                ):
         self.spaces, self.found = spaces, []
         self.snap = {n: dict(vars(ns)) for n, ns in spaces.items()}
         self.ids = {n: list(map(id, vars(ns).values())) for n, ns in spaces.items()}
@@ -51,15 +53,18 @@ class TorchWatch:
             for k, w in list(now.items()) + [(k, _MISSING) for k in old if k not in now]:
                 v = old.get(k, _MISSING)
                 if w is v or _torch_own(w) or f"{n}.{k}" in self.found: continue
-                if v is _MISSING and (isinstance(w, types.ModuleType) or not (callable(w) or hasattr(type(w), '__get__'))): continue   # a submodule imported since, torch's own state
+                # a submodule imported since, torch's own state
+                if v is _MISSING and (isinstance(w, types.ModuleType) or not (callable(w) or hasattr(type(w), '__get__'))): continue
                 if isinstance(v, _SCALARS) and isinstance(w, _SCALARS): continue   # a setting torch keeps in its namespace
-                self.found.append(f"{n}.{k}")   # rebound, removed, or added over an inherited one (`torch.Tensor.mean = ...` shadows `TensorBase.mean`)
+                # rebound, removed, or added over an inherited one (`torch.Tensor.mean = ...` shadows `TensorBase.mean`)
+                self.found.append(f"{n}.{k}")
             self.ids[n] = ids
         return self.found
 
 # %% ../../nbs/03eb_job_switches.ipynb #5b059c19
 class _Switch(NamedTuple):
-    "One global switch of torch: the name a change is flagged by (`changed:<name>`), where a program sets it, how to read it and how to put it back (None: read only)."
+    ("One global switch of torch: the name a change is flagged by (`changed:<name>`), where a program sets it, how to read it and how to put it "
+     "back (None: read only).")
     name: str
     where: tuple
     get: object
@@ -70,7 +75,8 @@ class _Unreadable(NamedTuple):
     "The value of a switch whose getter raised (torch refuses to read the TF32 switches once both their APIs were used)."
     error: str
 
-_OLD_NAMES = {'num_threads': 'threads', 'cudnn_allow_tf32': 'cudnn_tf32', 'cublas_allow_tf32': 'matmul_tf32',   # names older records (and policies) use
+# names older records (and policies) use
+_OLD_NAMES = {'num_threads': 'threads', 'cudnn_allow_tf32': 'cudnn_tf32', 'cublas_allow_tf32': 'matmul_tf32',
               'float32_matmul_precision': 'matmul_precision', 'cublas_allow_fp16_reduced_precision_reduction': 'fp16_reduced',
               'cublas_allow_bf16_reduced_precision_reduction': 'bf16_reduced', 'flash_sdp_enabled': 'sdp_flash',
               'mem_efficient_sdp_enabled': 'sdp_mem_efficient', 'math_sdp_enabled': 'sdp_math', 'cudnn_sdp_enabled': 'sdp_cudnn'}
@@ -85,13 +91,15 @@ _NOT_SWITCHES = {   # what a walk of torch finds that is no switch of how ops ru
     'torch.backends.quantized.supported_engines': "the engines this build has (its setter raises)",
     'torch.backends.xeon.run_cpu': "a launcher script (`python -m torch.backends.xeon.run_cpu`): no state of the process it runs in",
 }
-_ALIASES = re.compile(r'autocast_(cpu|gpu|ipu|xla)_(enabled|dtype)|autocast_(enabled|dtype)')   # deprecated names of the per-device autocast state (read per device, `_other`)
+# deprecated names of the per-device autocast state (read per device, `_other`)
+_ALIASES = re.compile(r'autocast_(cpu|gpu|ipu|xla)_(enabled|dtype)|autocast_(enabled|dtype)')
 
 def _plain(v)->bool:
     "A value a switch holds: a scalar, a dtype, a device, an enum member, or a tuple or list of them (not a tensor or a state object)."
     import torch, enum
     if isinstance(v, (tuple, list)): return all(_plain(x) for x in v)
-    return v is None or isinstance(v, (bool, int, float, str, torch.dtype, torch.device, enum.Enum)) or hasattr(type(v), '__members__') and type(v).__module__ == 'torch._C'
+    return (v is None or isinstance(v, (bool, int, float, str, torch.dtype, torch.device, enum.Enum))
+            or hasattr(type(v), '__members__') and type(v).__module__ == 'torch._C')
 
 def _c_calls(fn)->tuple:
     "(value, the torch._C functions it called) of a getter `fn()`, traced once."
@@ -130,7 +138,8 @@ def _module_var(d:dict, k:str)->tuple:
         else: d[k] = v
     return functools.partial(d.get, k, _MISSING), put
 
-_PAIRS = ((r'set_(\w+)', 'get_{}', '{}'), (r'enable_(\w+)', '{}_enabled', '{}_enabled'), (r'allow_(\w+)', '{}_allowed', '{}'))   # setter -> its getter, the switch's name
+# setter -> its getter, the switch's name
+_PAIRS = ((r'set_(\w+)', 'get_{}', '{}'), (r'enable_(\w+)', '{}_enabled', '{}_enabled'), (r'allow_(\w+)', '{}_allowed', '{}'))
 
 def _backend_found()->list:
     """What a walk of torch.backends finds that a program can set, as switches with torch's own getters: settable
@@ -143,16 +152,19 @@ def _backend_found()->list:
         for c in type(m).__mro__[:-2]:   # the replacing class and its bases, up to ModuleType
             for k, d in vars(c).items():
                 if k.startswith('__') or not hasattr(type(d), '__set__') or isinstance(d, property) and d.fset is None: continue
-                g, s = (d.getter, d.setter) if hasattr(d, 'getter') and hasattr(d, 'setter') else (functools.partial(getattr, m, k), functools.partial(setattr, m, k))
+                g, s = ((d.getter, d.setter) if hasattr(d, 'getter') and hasattr(d, 'setter')
+                        else (functools.partial(getattr, m, k), functools.partial(setattr, m, k)))
                 add(k, (f"{mn}.{k}",), g, s)
         for k, v in list(ns.items()):
             if k.startswith('_') or k.isupper() or not (v is None or isinstance(v, (bool, int, float, str))): continue
             add(k, (f"{mn}.{k}",), *_module_var(ns, k))
-            if vars(m) is not ns: add(f"{k}_on_module", (f"{mn}.{k}",), *_module_var(vars(m), k))   # `torch.backends.opt_einsum.enabled = False` lands here
+            # `torch.backends.opt_einsum.enabled = False` lands here
+            if vars(m) is not ns: add(f"{k}_on_module", (f"{mn}.{k}",), *_module_var(vars(m), k))
         for k, f in ns.items():
             if not inspect.isfunction(f): continue
             for sp, gp, n in _PAIRS:
-                if (r := re.fullmatch(sp, k)) and inspect.isfunction(g := ns.get(gp.format(r[1]))): add(n.format(r[1]), (f"{mn}.{k}", f"{mn}.{gp.format(r[1])}"), g, f)
+                if (r := re.fullmatch(sp, k)) and inspect.isfunction(g := ns.get(gp.format(r[1]))):
+                    add(n.format(r[1]), (f"{mn}.{k}", f"{mn}.{gp.format(r[1])}"), g, f)
             if k.startswith('preferred_') and len(inspect.signature(f).parameters) == 1: add(k[len('preferred_'):], (f"{mn}.{k}",), f, f)
         for k, v in list(ns.items()) + [(k, v) for k, v in vars(type(m)).items() if not k.startswith('__')]:
             if isinstance(v, (types.ModuleType, type)) or callable(v) or type(v).__setattr__ is object.__setattr__: continue
@@ -170,7 +182,8 @@ def _getters(x:str)->tuple:
     return out + ((f"_get_{r[2]}_{r[1]}_enabled",) if (r := re.fullmatch(r'(\w+?)_use_(\w+)', x)) else ())
 
 def _paired()->list:
-    "The switches torch and torch._C expose as function pairs (`_getters`): a getter of no argument that returns a plain value; one set from both modules is one switch."
+    ("The switches torch and torch._C expose as function pairs (`_getters`): a getter of no argument that returns a plain value; one set from both "
+     "modules is one switch.")
     import torch
     out, seen = [], {}
     for mod in (torch._C, torch):
@@ -188,8 +201,10 @@ def _paired()->list:
             except Exception: continue   # a getter of something else (per device, per key)
             if not _plain(v): continue
             seen[g] = seen[x] = len(out)
-            put = (lambda v, f=f: f(*v)) if isinstance(v, tuple) else f   # `_get_cublas_allow_fp16_reduced_precision_reduction` reads two values its setter takes as two arguments
-            out.append(_Switch(g.__name__.lstrip('_').removeprefix('get_').removeprefix('is_').removeprefix('are_') if x.startswith('sdp_use') else x, (where,), g, put))
+            # `_get_cublas_allow_fp16_reduced_precision_reduction` reads two values its setter takes as two arguments
+            put = (lambda v, f=f: f(*v)) if isinstance(v, tuple) else f
+            out.append(_Switch(g.__name__.lstrip('_').removeprefix('get_').removeprefix('is_').removeprefix('are_') if x.startswith('sdp_use') else x,
+                               (where,), g, put))
     return out
 
 # %% ../../nbs/03eb_job_switches.ipynb #eea1fd35
@@ -226,25 +241,34 @@ def _other()->list:
     "Global state torch sets by functions that pair by no name: two values per setter, per device type, no getter, read only."
     import torch
     C, G = torch._C, torch._GLOBAL_DEVICE_CONTEXT
-    det, det_warn, anom, anom_nan = C._get_deterministic_algorithms, C._get_deterministic_algorithms_warn_only, C.is_anomaly_enabled, C.is_anomaly_check_nan_enabled
-    use_det, set_anom, set_dev, on, dtype, set_on, set_dtype = torch.use_deterministic_algorithms, C.set_anomaly_enabled, torch.set_default_device, torch.is_autocast_enabled, torch.get_autocast_dtype, torch.set_autocast_enabled, torch.set_autocast_dtype
-    out = [_Switch('deterministic_algorithms', ('torch.use_deterministic_algorithms',), lambda: (det(), det_warn()), lambda v: use_det(v[0], warn_only=v[1])),
-           _Switch('anomaly_enabled', ('torch.set_anomaly_enabled', 'torch.autograd.set_detect_anomaly'), lambda: (anom(), anom_nan()), lambda v: set_anom(*v)),
+    det, det_warn, anom, anom_nan = (C._get_deterministic_algorithms, C._get_deterministic_algorithms_warn_only, C.is_anomaly_enabled,
+                                     C.is_anomaly_check_nan_enabled)
+    use_det, set_anom, set_dev = torch.use_deterministic_algorithms, C.set_anomaly_enabled, torch.set_default_device
+    on, dtype, set_on, set_dtype = torch.is_autocast_enabled, torch.get_autocast_dtype, torch.set_autocast_enabled, torch.set_autocast_dtype
+    out = [_Switch('deterministic_algorithms', ('torch.use_deterministic_algorithms',), lambda: (det(), det_warn()),
+                   lambda v: use_det(v[0], warn_only=v[1])),
+           _Switch('anomaly_enabled', ('torch.set_anomaly_enabled', 'torch.autograd.set_detect_anomaly'), lambda: (anom(), anom_nan()),
+                   lambda v: set_anom(*v)),
            _Switch('default_device', ('torch.set_default_device',), lambda: (c := G.__dict__.get('device_context')) and c.device, set_dev),
            _Switch('flush_denormal', ('torch.set_flush_denormal', 'torch._C.set_flush_denormal'), _denormals_flushed, torch.set_flush_denormal),
            _Switch('backends_flags_frozen', ('torch.backends.disable_global_flags',), torch.backends.flags_frozen,
                    lambda v: vars(torch.backends.m).__setitem__('__allow_nonbracketed_mutation_flag', not v)),
-           *_optional(lambda: [_Switch('python_native_disabled', ('torch.backends.python_native.disable_operations', 'torch.backends.python_native.disable_dispatch_keys', 'torch.backends.python_native.DSLController.enabled'), *_native_filters())]),
+           *_optional(lambda: [_Switch('python_native_disabled', ('torch.backends.python_native.disable_operations',
+                                                                  'torch.backends.python_native.disable_dispatch_keys',
+                                                                  'torch.backends.python_native.DSLController.enabled'), *_native_filters())]),
            _Switch('inference_mode', ('torch.inference_mode',), C.is_inference_mode_enabled),
-           *[_Switch(f'dispatch_mode_{k.lower()}', ('torch._C._set_dispatch_mode',), functools.partial(C._get_dispatch_mode, m)) for k, m in C._TorchDispatchModeKey.__members__.items()],
+           *[_Switch(f'dispatch_mode_{k.lower()}', ('torch._C._set_dispatch_mode',), functools.partial(C._get_dispatch_mode, m))
+             for k, m in C._TorchDispatchModeKey.__members__.items()],
            _Switch('torch_function_modes', ('torch.overrides.TorchFunctionMode',), C._len_torch_function_stack),
            _Switch('dispatch_modes', ('torch.utils._python_dispatch.TorchDispatchMode',), C._len_torch_dispatch_stack)]
     for dt in _device_types():
-        out.append(_Switch(f'autocast_{dt}', (f'torch.autocast({dt!r})', 'torch.set_autocast_enabled', 'torch.set_autocast_dtype', 'torch._C.set_autocast_enabled', 'torch._C.set_autocast_dtype'),
+        out.append(_Switch(f'autocast_{dt}', (f'torch.autocast({dt!r})', 'torch.set_autocast_enabled', 'torch.set_autocast_dtype',
+                                              'torch._C.set_autocast_enabled', 'torch._C.set_autocast_dtype'),
                            lambda dt=dt: (on(dt), dtype(dt)), lambda v, dt=dt: (set_on(dt, v[0]), set_dtype(dt, v[1]))))
     if torch.cuda.is_initialized():   # reading it would start CUDA in a process that does not use it
         pc = torch.backends.cuda.cufft_plan_cache
-        out.append(_Switch('cuda_cufft_plan_cache_max_size', ('torch.backends.cuda.cufft_plan_cache.max_size',), lambda: pc.max_size, lambda v: setattr(pc, 'max_size', v)))
+        out.append(_Switch('cuda_cufft_plan_cache_max_size', ('torch.backends.cuda.cufft_plan_cache.max_size',), lambda: pc.max_size,
+                           lambda v: setattr(pc, 'max_size', v)))
     return out
 
 # %% ../../nbs/03eb_job_switches.ipynb #3bee4b08
@@ -259,7 +283,8 @@ def _fast(s:_Switch, fast:set)->_Switch|None:
     if len(called) > 1: return s
     c = called[0]
     obj = s.get.args[0] if isinstance(s.get, functools.partial) and s.get.func is getattr else None
-    held = [x.cell_contents for x in getattr(s.get, '__closure__', None) or ()] if obj is None else list(vars(obj).values()) + [a for a in _attr_names(obj) if not hasattr(obj, a)]
+    held = ([x.cell_contents for x in getattr(s.get, '__closure__', None) or ()] if obj is None
+            else list(vars(obj).values()) + [a for a in _attr_names(obj) if not hasattr(obj, a)])
     for args in ((), tuple(a for a in held if isinstance(a, str))):
         try:
             if c(*args) == v: return s._replace(get=functools.partial(c, *args) if args else c)
@@ -350,7 +375,8 @@ class SwitchWatch:
     def keep(self):
         "After the candidate's code: what it changed (from the last `check`) is its own state, that its next calls run under."
         self.own = {} if self.now == self.base else {i: b for i, (a, b) in enumerate(zip(self.base, self.now)) if a != b}
-    def put(self, now:list|None=None):
+    def put(self, now:list|None=None, # the state just read (None: read it)
+           ):
         "The state the harness runs in (`base`) back (`now`: the state just read)."
         return put_switches(self.base, now)
     def to_cand(self):

@@ -51,7 +51,8 @@ class Timer:
     third event right after the last call's return (on the then-current stream) gives the *event time* per call: work
     left on other streams is in the synced time only. Other samples append None."""
     EVENT_EVERY = 4
-    def __init__(self, dev):
+    def __init__(self, dev, # the torch device
+                ):
         import torch
         self.torch, self.cuda = torch, dev.type == 'cuda'
         if self.cuda:
@@ -90,7 +91,11 @@ def _nbytes(xs)->int:
     xs = xs if isinstance(xs, (list, tuple)) else [xs]
     return sum(x.numel() * x.element_size() for x in xs if hasattr(x, 'element_size'))
 
-def per_call(fn, make_inputs, timer, k:int=3)->tuple:
+def per_call(fn, # the callable
+             make_inputs, # call index -> that call's arguments
+             timer, # a `Timer`
+             k:int=3, # single calls to time
+            )->tuple:
     "(median ms, bytes of inputs and output) of `k` single synced calls of `fn` on fresh inputs: what `calls_per_sample` needs."
     ms, nb = [], 0
     for j in range(k):
@@ -99,7 +104,11 @@ def per_call(fn, make_inputs, timer, k:int=3)->tuple:
     return statistics.median(ms), nb
 
 # %% ../../nbs/03f_job_timing.ipynb #d3266408
-def baseline_fn(name, model, xs, dev):
+def baseline_fn(name, # the baseline ('torch_compile', 'torch_compile_ro', 'cuda_graph' or 'cudnn')
+                model, # the reference model
+                xs, # example arguments (a CUDA graph is captured on copies of them)
+                dev, # the torch device
+               ):
     "A callable for baseline `name` built from the reference model."
     import torch
     if name == 'torch_compile': return torch.compile(model, mode='default')
@@ -125,11 +134,13 @@ def baseline_fn(name, model, xs, dev):
 
 # %% ../../nbs/03f_job_timing.ipynb #1bb9a655
 def _order(k:int, n:int)->list:
-    "The order of `n` callables in round `k`: ABBA (0 1, 1 0, 1 0, 0 1, ...), so no side always goes first (after the round's input building and checks) and none always follows the other."
+    ("The order of `n` callables in round `k`: ABBA (0 1, 1 0, 1 0, 0 1, ...), so no side always goes first (after the round's input building and "
+     "checks) and none always follows the other.")
     return list(range(n)) if n < 2 or k % 4 in (0, 3) else list(range(n))[::-1]
 
 def _args(i:int, xss:list, prep=None)->list:
-    "The inputs of the `i`-th callable's sample (one argument list per call): `prep[i](xss)` (copies made right before it), else `xss` itself for the first and clones for the others."
+    ("The inputs of the `i`-th callable's sample (one argument list per call): `prep[i](xss)` (copies made right before it), else `xss` itself for "
+     "the first and clones for the others.")
     return prep[i](xss) if prep else [clone_args(xs) for xs in xss] if i else xss
 
 def _batch(make_inputs, k:int, n:int)->list:
@@ -137,16 +148,29 @@ def _batch(make_inputs, k:int, n:int)->list:
     return [make_inputs(k * n + j if k >= 0 else k * n - j) for j in range(n)]
 
 # %% ../../nbs/03f_job_timing.ipynb #56e9e332
-def banded(gs:list, i:int):
-    "A `prep` (see `time_loop`) for side `i`: its sample's inputs copied into guard bands right before it, the bands kept in `gs[i]` for the round's check."
+def banded(gs:list, # each side's guard bands of its last sample, filled in here
+           i:int, # the side
+          ):
+    ("A `prep` (see `time_loop`) for side `i`: its sample's inputs copied into guard bands right before it, the bands kept in `gs[i]` for the "
+     "round's check.")
     def prep(xss):
         gs[i] = g = Guards()
         return [[g.wrap(x, f"input {j}") for j, x in enumerate(xs)] for xs in xss]
     return prep
 
 # %% ../../nbs/03f_job_timing.ipynb #b59d58ba
-def warm_up(fns:list, make_inputs, cfg:dict, sync=None, before=None, after=None, prep=None, n:int=1, min_s:float=0.0):
-    "Untimed samples of `n` calls on fresh inputs (as the timed ones get): at least `warmup` rounds and a tenth of the budget (or `min_s` seconds), at most 50 rounds."
+def warm_up(fns:list, # the callables, one per side
+            make_inputs, # call index -> that call's arguments
+            cfg:dict, # the timing settings (`warmup`, `budget_s`)
+            sync=None, # called after each round (a device sync)
+            before=None, # per side, called before its sample
+            after=None, # per side, called after its sample
+            prep=None, # per side, makes its sample's inputs (`time_loop`)
+            n:int=1, # calls per sample
+            min_s:float=0.0, # seconds of warm-up at least
+           ):
+    ("Untimed samples of `n` calls on fresh inputs (as the timed ones get): at least `warmup` rounds and a tenth of the budget (or `min_s` "
+     "seconds), at most 50 rounds.")
     t_end = time.time() + max(min_s, cfg['budget_s'] * len(fns) / 10)
     for k in range(50):
         xss = _batch(make_inputs, -1 - k, n)
@@ -161,14 +185,19 @@ def warm_up(fns:list, make_inputs, cfg:dict, sync=None, before=None, after=None,
 _GONE = 'gone'   # the fingerprint of an output a later call of its sample made unreadable
 
 def _take(fp, out, last:bool):
-    "`fp.take(out)`, or `_GONE` for an output that a later call of the same sample made unreadable (torch's CUDA-graph outputs raise once a later replay overwrote them, as in a user's loop); the last output of a sample must be readable."
+    ("`fp.take(out)`, or `_GONE` for an output that a later call of the same sample made unreadable (torch's CUDA-graph outputs raise once a later "
+     "replay overwrote them, as in a user's loop); the last output of a sample must be readable.")
     try: return fp.take(out)
     except RuntimeError:
         if last: raise
         return _GONE
 
-def overwritten(j:int, outs:list, fps:list)->bool:
-    "Did a later call of the sample overwrite output `j`: unreadable (`_GONE`), or in storage a later output shares (a pre-allocated output)? Such an output is judged as the later call left it."
+def overwritten(j:int, # the output
+                outs:list, # the sample's outputs
+                fps:list, # their fingerprints (`_GONE`: unreadable)
+               )->bool:
+    ("Did a later call of the sample overwrite output `j`: unreadable (`_GONE`), or in storage a later output shares (a pre-allocated output)? Such "
+     "an output is judged as the later call left it.")
     import torch
     if fps[j] is _GONE: return True
     c = outs[j]
@@ -176,14 +205,26 @@ def overwritten(j:int, outs:list, fps:list)->bool:
 
 # %% ../../nbs/03f_job_timing.ipynb #04be0d17
 def _tight(times:list, target:float)->bool:
-    "The stop rule: every callable's median within its 95 % CI +-`target` (the drift check compares them), and with two (candidate, reference) the CI of their paired log ratio too."
+    ("The stop rule: every callable's median within its 95 % CI +-`target` (the drift check compares them), and with two (candidate, reference) the "
+     "CI of their paired log ratio too.")
     if not all(ci_ok(t, target) for t in times): return False
     if len(times) != 2: return True
     lo, hi = log_ratio_ci(times[1], times[0], paired=True)
     return (hi - lo) / 2 <= target
 
 # %% ../../nbs/03f_job_timing.ipynb #bacf973d
-def time_loop(fns:list, make_inputs, timer, cfg:dict, check=None, before=None, after=None, events=None, fp=None, prep=None, n:int=1)->list:
+def time_loop(fns:list, # the callables, one per side
+              make_inputs, # call index -> that call's arguments
+              timer, # a `Timer`
+              cfg:dict, # the timing settings (`min_trials`, `max_trials`, `ci_target`, `budget_s`)
+              check=None, # called as `check(k, outs, fps)` after each round
+              before=None, # per side, called before its sample
+              after=None, # per side, called after its sample
+              events=None, # per side, a list for its event times (CUDA)
+              fp=None, # a `Fingerprint` copying each output of the first side
+              prep=None, # per side, makes its sample's inputs (see `_args`)
+              n:int=1, # calls per sample
+             )->list:
     """Alternate samples of the callables in `fns` (in `_order`), `n` back-to-back calls each on `n` fresh inputs (the
     same `n` for every callable of a round), until the timings are tight (`_tight`) or the budget is spent; returns
     the ms per call of every sample, per callable. `before[i]()` / `after[i]()` run untimed around each sample of
