@@ -40,8 +40,8 @@ def warm_cuda(a:dict, # {'lock': the device lock's file}
 
 # %% ../../nbs/03e_job_setup.ipynb #479d8ad0
 class DeviceLock:
-    ("A job's hold of the device lock at `path`: shared or exclusive on CUDA, exclusive from the start on the CPU; `holds` lists `[kind, start, "
-     "seconds]`.")
+    ("A job's hold of the device lock at `path`: shared or exclusive on CUDA, exclusive from the start on the CPU; "
+     "`holds` lists `[kind, start, seconds]`.")
     f, kind = None, None
     def __init__(self, path, # the lock file (`device.device_lock`)
                  device='cuda', # 'cpu' or 'cuda'
