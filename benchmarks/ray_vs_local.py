@@ -13,7 +13,8 @@ both sides.
 import argparse, json, os, statistics, sys, tempfile, time
 if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
 from cudal1_nb.audit import audit, release_items
-from cudal1_nb.eval import EvalConfig, needs_compile
+from cudal1_nb.eval import EvalConfig
+from cudal1_nb.job.builds import needs_compile
 
 def pick_ids(release:str, # a release file
              n:int, # at most this many programs

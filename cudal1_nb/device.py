@@ -1,4 +1,4 @@
-"""The device a campaign runs on: its name, its build architecture, and its host-wide lock -- and its host-wide lock: the lock files, how holds queue, and the caller's hold (a job's hold is `cudal1_nb.job.setup`'s).
+"""The device a campaign runs on: its name, its build architecture, and its host-wide lock -- the lock files, how holds queue, and the caller's hold (a job's hold is `cudal1_nb.job.setup`'s).
 
 Docs: https://cudal1-nb.github.io/cudal1_nb/device.html.md"""
 
