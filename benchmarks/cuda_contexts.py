@@ -19,7 +19,7 @@ if __name__ == '__main__' and not __package__: import _checkout   # run as a fil
 def _cost_child(w):
     import torch
     t0 = time.time(); out = {}
-    import cudal1_nb.jobs; out['import_jobs'] = time.time() - t0
+    import cudal1_nb.job.run; out['import_jobs'] = time.time() - t0
     t = time.time(); torch.cuda.set_device(0); torch.empty(1, device='cuda:0'); torch.cuda.synchronize(); out['ctx'] = time.time() - t
     t = time.time(); a = torch.randn(64, 64, device='cuda'); (a @ a).sum().item(); out['cublas'] = time.time() - t
     t = time.time(); x = torch.randn(128, 256, device='cuda'); torch.nn.functional.gelu(torch.nn.Linear(256, 256).cuda()(x)).sum().item(); out['first_ops'] = time.time() - t

@@ -13,14 +13,15 @@ both sides.
 import argparse, json, os, statistics, sys, tempfile, time
 if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
 from cudal1_nb.audit import audit, release_items
-from cudal1_nb.eval import EvalConfig, _needs_compile
+from cudal1_nb.eval import EvalConfig
+from cudal1_nb.job.builds import needs_compile
 
 def pick_ids(release:str, # a release file
              n:int, # at most this many programs
             )->list:
     "The ids ('L1/1') of the first `n` programs of `release` that build no extension (neither they nor their task's reference)."
     items, _ = release_items(release)
-    return [f"L{t.level}/{t.num}" for t, c, _ in items if c is not None and not _needs_compile(c.code) and not _needs_compile(t.code)][:n]
+    return [f"L{t.level}/{t.num}" for t, c, _ in items if c is not None and not needs_compile(c.code) and not needs_compile(t.code)][:n]
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])

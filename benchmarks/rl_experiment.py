@@ -38,7 +38,7 @@ def baseline(init, store, out, samples, seed, params, device='cpu'):
     from cudal1_nb.checkpoint import load_policy, find_policy
     from cudal1_nb.tasks import load_tasks, split_tasks
     from cudal1_nb.generate import GenConfig
-    from cudal1_nb.device import _device_name
+    from cudal1_nb.device import device_name
     from cudal1_nb.core import training_on
     cfg = RLConfig.from_params(dict(params, init=str(init), arm='plain', db=str(store), seed=seed, device=device))
     training_on(cfg.device)   # as the arms: the policy's GPU alone, the reward on `eval_device`
@@ -51,7 +51,7 @@ def baseline(init, store, out, samples, seed, params, device='cpu'):
         kr = KernelReward(tasks, cfg.reward_config(), cfg.eval_config(), cfg.eval_device, str(store), run='baseline', arm='stage2',
                           log_path=out/f'rollouts_{split}.jsonl')
         be = policy_backend(model, tok, 'stage2')   # no training: the fast path
-        devname = _device_name(cfg.eval_device.split(':')[0])
+        devname = device_name(cfg.eval_device.split(':')[0])
         ros = evolve(be, PromptSource(ts, cfg.plan(), str(store), devname, seed), kr,
                      steps=1, num_generations=samples, prompts_per_step=len(ts),
                      gen=GenConfig(max_new_tokens=cfg.max_completion_length, temperature=cfg.temperature, top_p=cfg.top_p, seed=seed), split=split)

@@ -3,7 +3,7 @@ event time (ms per call), beyond the reference's median gap, as the judge saw it
 
     python benchmarks/unjoined_samples.py --log OUT.jsonl [cheat_detections.py options, e.g. --device cuda --budget 0.5]
 
-Runs `benchmarks/cheat_detections.py` (the cheat suite through the harness) with the judge's `_unjoined` wrapped: each
+Runs `benchmarks/cheat_detections.py` (the cheat suite through the harness) with the judge's `unjoined` wrapped: each
 call appends {name, candidate id, the (synced, event) pairs of the candidate and of the reference, the judge's answer}
 to `--log`, then a table prints per program the smallest and largest gap and synced/event ratio. On the CPU there are
 no event times and nothing is logged."""
@@ -16,15 +16,15 @@ import cudal1_nb.verdict as V
 
 
 def spy(log):
-    "Wrap the judge's `_unjoined` so that every call appends its inputs and answer to the open file `log`."
-    orig = V._unjoined
+    "Wrap the judge's `unjoined` so that every call appends its inputs and answer to the open file `log`."
+    orig = V.unjoined
     def logged(v):
         out = orig(v)
         pc, pr = V.event_pairs(v.cand, v.cand_events), V.event_pairs(v.eager_paired, v.ref_events)
         c = sys._getframe(1).f_locals.get('cand')   # the judge's candidate: for the program's name only
         log.write(json.dumps(dict(name=getattr(c, 'name', None), cid=getattr(c, 'id', None), pc=pc, pr=pr, out=out)) + '\n'); log.flush()
         return out
-    V._unjoined = logged
+    V.unjoined = logged
 
 
 def table(rows:list)->str:

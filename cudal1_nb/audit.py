@@ -139,7 +139,7 @@ def _tables(items, by:dict, name:str, device:str, out_dir:Path, t0, show:bool)->
         verdicts[r['verdict']] = verdicts.get(r['verdict'], 0) + 1
         for f in (r.get('flags') or '').split(): flags[f] = flags.get(f, 0) + 1
         for i in (r.get('cheat_ids') or '').split(): ids[i] = ids.get(i, 0) + 1
-    host = next((e.meta['host'] for e in by.values() if e is not None and e.meta.get('host')), None)   # the host's calibration (`jobs.host_job`)
+    host = next((e.meta['host'] for e in by.values() if e is not None and e.meta.get('host')), None)   # the host's calibration (`job.run.host_job`)
     summ = dict(release=name, device=device, host=host, tasks=len(rows), evaluated=sum(r['verdict'] not in ('no_code', 'not_measured') for r in rows),
                 verdicts=verdicts, policy=next((r['policy'] for r in rows if r.get('policy')), None),
                 cheat_ids=dict(sorted(ids.items())), flags=dict(sorted(flags.items(), key=lambda kv: -kv[1])),

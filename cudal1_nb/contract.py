@@ -7,14 +7,15 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/contract.html.md"""
 # %% ../nbs/03d_contract.ipynb #902dddc3
 from __future__ import annotations
 import math, platform
+from pathlib import Path
 from dataclasses import dataclass, field
-from .core import StageConfig, BASELINES, Record
+from .core import StageConfig, BASELINES, Record, PKG_DIR
 from .policy import get_policy
 
 # %% auto #0
 __all__ = ['CALL_FLOOR_S', 'CALL_RATIO', 'FIRST_CALL_S', 'CALL_TIMEOUT', 'PHASE', 'SAMPLE_MS', 'MAX_CALLS', 'SAMPLE_BYTES',
-           'CLEAN_WARM_S', 'EvalConfig', 'call_limit', 'calls_per_sample', 'JobPayload', 'CompilePayload', 'RefRun',
-           'CandRun', 'run_env']
+           'CLEAN_WARM_S', 'HARNESS_MODULES', 'EvalConfig', 'call_limit', 'calls_per_sample', 'JobPayload',
+           'CompilePayload', 'RefRun', 'CandRun', 'run_env', 'harness_modules', 'harness_version']
 
 # %% ../nbs/03d_contract.ipynb #c53734b0
 @dataclass(frozen=True)
@@ -34,23 +35,32 @@ class EvalConfig(StageConfig):
     timeout: float = 300.0      # seconds per candidate job (compile excluded)
     compile_timeout: float = 900.0  # seconds per compile job
     workers: int = 0            # concurrent jobs (0: all cores on CPU, min(cores, 8) on CUDA)
-    drift_tol: float = 0.0      # reference slower by more than this (a fraction, and beyond its CI) after the candidate's import, backend flags restored: 'ref_drift' (0: `verdict.DRIFT_TOL`, 100 % on CUDA, 15 % on the CPU)
+    # reference slower by more than this (a fraction, and beyond its CI) after the candidate's import, backend flags restored: 'ref_drift' (0:
+    # `verdict.DRIFT_TOL`, 100 % on CUDA, 15 % on the CPU)
+    drift_tol: float = 0.0
     max_out_elems: int = 1 << 24  # outputs larger than this are compared on a secret random sample of elements
     policy: str = 'strict'      # the anti-cheat policy (`cudal1_nb.policy.POLICIES`): which flags make the verdict `cheat`
     executor: str = 'local'     # where the jobs run: 'local' (warm workers here) or 'ray' (a Ray cluster; `cudal1_nb.executor`)
     ray_address: str = ''       # the Ray cluster for executor='ray': 'auto', 'ray://head:10001'... ('': the one `ray.init` finds, or a new local one)
     place_timeout: float = 60.0  # seconds a Ray executor waits to place/start a replacement actor
-    processes: int = 3          # processes a candidate is timed in at most: a second when its speed may vary (`verdict.may_vary`), a third when those two disagree (`evalstats.processes_agree`); 1: one
+    # processes a candidate is timed in at most: a second when its speed may vary (`verdict.may_vary`), a third when those two disagree
+    # (`evalstats.processes_agree`); 1: one
+    processes: int = 3
     repeat_all: bool = False    # a second process for every ok candidate, not only those that may vary (costs about one candidate job's timing each)
-    tie_processes: bool = True  # more processes for a candidate whose first interval holds 1.0 (a tie) too; False where only the conservative speedup counts (a reward: a tie pays 1.0 whatever more processes say), and no second process planned before the first is in
-    pch: bool = True            # builds find a precompiled torch/extension.h in the build cache (`cudal1_nb.pch`); a campaign of more builds than build cores makes it first
+    # more processes for a candidate whose first interval holds 1.0 (a tie) too; False where only the conservative speedup counts (a reward: a tie
+    # pays 1.0 whatever more processes say), and no second process planned before the first is in
+    tie_processes: bool = True
+    # builds find a precompiled torch/extension.h in the build cache (`cudal1_nb.pch`); a campaign of more builds than build cores makes it first
+    pch: bool = True
     def validate(self):
         get_policy(self.policy)
         if self.executor not in ('local', 'ray'): raise ValueError(f"EvalConfig.executor must be 'local' or 'ray', got {self.executor!r}")
         if bad := [b for b in self.baselines if b not in BASELINES]: raise ValueError(f"unknown baseline(s) {bad}; known: {BASELINES}")
         if 'eager' not in self.baselines: raise ValueError("the 'eager' baseline is always measured; keep it in baselines")
-        if self.n_seeds < 1 or self.min_trials < 3 or self.max_trials < self.min_trials: raise ValueError("need n_seeds >= 1 and 3 <= min_trials <= max_trials")
-        if not (self.atol >= 0 and self.rtol >= 0 and self.ci_target > 0 and self.budget_s > 0): raise ValueError("tolerances must be >= 0, ci_target and budget_s > 0")
+        if self.n_seeds < 1 or self.min_trials < 3 or self.max_trials < self.min_trials:
+            raise ValueError("need n_seeds >= 1 and 3 <= min_trials <= max_trials")
+        if not (self.atol >= 0 and self.rtol >= 0 and self.ci_target > 0 and self.budget_s > 0):
+            raise ValueError("tolerances must be >= 0, ci_target and budget_s > 0")
         if self.processes < 1: raise ValueError(f"EvalConfig.processes must be >= 1, got {self.processes!r}")
         if not self.place_timeout > 0: raise ValueError(f"EvalConfig.place_timeout must be > 0 seconds, got {self.place_timeout!r}")
 
@@ -68,7 +78,8 @@ def call_limit(ref_ms:float, # the reference's clean median time (ms)
 # %% ../nbs/03d_contract.ipynb #14640207
 SAMPLE_MS, MAX_CALLS = 2.0, 64   # a sample lasts about this long (ms of the reference's calls), with at most this many calls
 SAMPLE_BYTES = {'cuda': 256 << 20, 'cpu': 32 << 20}   # and its inputs and outputs take at most this much memory per side
-CLEAN_WARM_S = 0.25   # on CUDA the first timing after the GPU was idle (`device.IDLE_S`) warms it up at its sample size this long first (an idle GPU clocks down)
+# on CUDA the first timing after the GPU was idle (`device.IDLE_S`) warms it up at its sample size this long first (an idle GPU clocks down)
+CLEAN_WARM_S = 0.25
 
 def calls_per_sample(ms:float, # one call's time (ms), e.g. the reference's median
                      nbytes:int=0, # the bytes of one call's inputs and output
@@ -83,7 +94,7 @@ def calls_per_sample(ms:float, # one call's time (ms), e.g. the reference's medi
 # %% ../nbs/03d_contract.ipynb #dfc0affb
 @dataclass
 class JobPayload(Record):
-    "What a reference or candidate job gets (`jobs.ref_job`, `jobs.cand_job`); sent as a dict, read back with `from_dict`."
+    "What a reference or candidate job gets (`job.run.ref_job`, `job.run.cand_job`); sent as a dict, read back with `from_dict`."
     ref: str   # the reference program's source
     device: str   # 'cpu' or 'cuda'
     lock: str   # the device lock's file (`device.device_lock`)
@@ -100,15 +111,17 @@ class JobPayload(Record):
     fp64_ref: bool = True   # the reference's outputs in float64 where it can
     baselines: list = field(default_factory=lambda: ['eager'])   # a reference job: the baselines it times
     code: str = ''   # a candidate job: the candidate's source
-    guard_outputs: bool = True   # a candidate job: guard bands around what it allocates (`builds._guard_outputs`)
+    guard_outputs: bool = True   # a candidate job: guard bands around what it allocates (`job.outputs.guard_outputs`)
     build_cores: list|None = None   # a candidate job on CUDA: the cores its builds run on
     ref_dir: str = ''   # a folded candidate job: where it saves the reference outputs too
-    ref_outs: str = ''   # a candidate job: where its task's reference outputs are (or will be); found there before its timing, a mismatch skips the timing
-    alone: bool = True   # a candidate job: time the reference alone before and after the rounds (the drift check); a candidate's later processes don't
+    # a candidate job: where its task's reference outputs are (or will be); found there before its timing, a mismatch skips the timing
+    ref_outs: str = ''
+    # a candidate job: time the reference alone before and after the rounds (the drift check); a candidate's later processes don't
+    alone: bool = True
 
 @dataclass
 class CompilePayload(Record):
-    "What a compile job gets (`builds.compile_job`)."
+    "What a compile job gets (`job.builds.compile_job`)."
     code: str   # the program to build
     ref: str = ''   # its task's reference (to construct the model on the meta device: builds in the constructor)
     cuda: bool = False   # the job builds for a GPU it cannot see
@@ -118,18 +131,19 @@ class CompilePayload(Record):
 @dataclass
 class RefRun(Record):
     "What a reference job returns and the judge reads (through the sandbox as a dict: `to_dict` / `from_dict`)."
-    outs: list = field(default_factory=list)   # per check seed, its output's description (`tripwires._describe_out`) plus `fp64`, and `err32`, `scale` when it is float64's
+    # per check seed, its output's description (`job.outputs.describe_out`) plus `fp64`, and `err32`, `scale` when it is float64's
+    outs: list = field(default_factory=list)
     fp64: bool|None = None   # every seed's reference output is float64's
     timings: dict = field(default_factory=dict)   # ms per call of every sample, per non-eager baseline
     notes: list = field(default_factory=list)   # what fell back: no float64 model, a failed baseline...
     locked_s: float|None = None   # seconds under the device lock (None: a folded job's reference part)
     lock_at: float|None = None   # when it first held the lock (epoch seconds)
-    holds: list|None = None   # `[kind, start, seconds]` of every hold of the lock (`device._DeviceLock.timeline`)
+    holds: list|None = None   # `[kind, start, seconds]` of every hold of the lock (`device.DeviceLock.timeline`)
 
 @dataclass
 class CandRun(Record):
     "What a candidate job returns and the judge reads: raw evidence and timings (ms per call, one per sample of `calls` calls)."
-    outs: list = field(default_factory=list)   # `_describe_out` of its output for each check seed
+    outs: list = field(default_factory=list)   # `describe_out` of its output for each check seed
     mutated: list = field(default_factory=list)   # per check seed, the indices of the inputs it modified
     flags: list = field(default_factory=list)   # unused by the judge: always empty
     timed_mismatch: int = 0   # timed outputs that differ from the reference's on the same inputs
@@ -153,22 +167,55 @@ class CandRun(Record):
     eager_post: list = field(default_factory=list)   # the reference alone after the timing
     cand: list = field(default_factory=list)   # the candidate in the paired rounds
     eager_paired: list = field(default_factory=list)   # the reference in the paired rounds: the speedup's reference time
-    changed: dict = field(default_factory=dict)   # global switch -> [before the import, the value first seen changed] (`tripwires._SwitchWatch`)
+    changed: dict = field(default_factory=dict)   # global switch -> [before the import, the value first seen changed] (`job.switches.SwitchWatch`)
     tamper: str|None = None   # what it replaced of the harness's (T4/T5): nothing it measured counts
     threads: list = field(default_factory=list)   # where its own code started threads (T2)
-    patched: list = field(default_factory=list)   # names of the reference's functions it rebound (T9, `tripwires._TorchWatch`)
+    patched: list = field(default_factory=list)   # names of the reference's functions it rebound (T9, `job.switches.TorchWatch`)
     persist_l2: int|None = None   # the largest persisting-L2 set-aside seen (bytes, CUDA)
     locked_s: float|None = None   # seconds under the device lock, builds excluded
     build_free_s: float|None = None   # seconds it let go of the lock while torch built its extensions or Inductor compiled
-    compiles: list = field(default_factory=list)   # seconds of each Inductor compile run outside the lock on CUDA (`builds._watch_compiles`)
+    compiles: list = field(default_factory=list)   # seconds of each Inductor compile run outside the lock on CUDA (`job.builds.watch_compiles`)
     holds: list|None = None   # `[kind, start, seconds]` of every hold of the lock
     skipped: str = ''   # why it was not timed: its outputs already differ from the reference's on disk (the judge compares them again)
     warm_s: float|None = None   # seconds of warm-up before its first timing (CUDA: `CLEAN_WARM_S` when the GPU had been idle, else none)
 
 # %% ../nbs/03d_contract.ipynb #83d1c8f1
-def run_env(device:str)->dict:
+def run_env(device:str, # 'cpu' or 'cuda'
+           )->dict:
     "The software and host a result was measured on (torch, python, host, cuda; the CPU's name on the CPU)."
     import torch
     e = dict(torch=torch.__version__, python=platform.python_version(), host=platform.node(), cuda=torch.version.cuda)
     if device == 'cpu': e['cpu'] = platform.processor() or platform.machine()
     return e
+
+# %% ../nbs/03d_contract.ipynb #a413ab3e
+HARNESS_MODULES = ('sandbox', 'device', 'contract', 'job', 'evalstats', 'verdict', 'policy', 'static', 'campaign', 'eval')   # 'job': the subpackage
+
+def harness_modules()->list:
+    "Every harness module's name under `cudal1_nb`: `HARNESS_MODULES`, a subpackage followed by each of its modules (`job`, `job.builds`...)."
+    out = []
+    for m in HARNESS_MODULES:
+        out.append(m)
+        if (PKG_DIR/m).is_dir(): out += [f"{m}.{p.stem}" for p in sorted((PKG_DIR/m).glob('*.py')) if p.stem != '__init__']
+    return out
+
+def _module_file(m:str)->Path:
+    "The source file of package module `m` (`job.run` -> `job/run.py`; a subpackage: its `__init__.py`)."
+    p = PKG_DIR/m.replace('.', '/')
+    return p/'__init__.py' if p.is_dir() else p.with_suffix('.py')
+
+def _code_bytes(path)->bytes:
+    "A module's source without the lines nbdev generates (its header and the cell markers, which name notebooks, not code)."
+    return b''.join(l for l in Path(path).read_bytes().splitlines(keepends=True) if not l.startswith((b'# %% ', b'# AUTOGENERATED!')))
+
+def harness_version()->str:
+    ("The harness's version: the package's, and a hash of the code that decides verdicts and timings (`harness_modules`; a resumed "
+     "campaign re-measures what another version measured).")
+    global _HARNESS
+    if _HARNESS is None:
+        import hashlib
+        from cudal1_nb import __version__
+        h = hashlib.sha256(b''.join(_code_bytes(_module_file(m)) for m in harness_modules()))
+        _HARNESS = f"{__version__}+{h.hexdigest()[:12]}"
+    return _HARNESS
+_HARNESS = None

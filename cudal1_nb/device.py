@@ -1,4 +1,4 @@
-"""The device a campaign runs on: its name, its build architecture, and its host-wide lock -- the caller's half and the job's half in one place.
+"""The device a campaign runs on: its name, its build architecture, and its host-wide lock -- the lock files, how holds queue, and the caller's hold (a job's hold is `cudal1_nb.job.setup`'s).
 
 Docs: https://cudal1-nb.github.io/cudal1_nb/device.html.md"""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 from .sandbox import start_clock
 
 # %% auto #0
-__all__ = ['LOCK_DIR', 'IDLE_S', 'device_lock']
+__all__ = ['LOCK_DIR', 'IDLE_S', 'arch_env', 'device_name', 'device_lock', 'flock', 'held']
 
 # %% ../nbs/00ab_device.ipynb #4e7538cd
 _re_cc = re.compile(r'\d+\.\d+')
@@ -23,18 +23,21 @@ def _smi(field:str)->str:
     gpu = os.environ.get('CUDA_VISIBLE_DEVICES', '').split(',')[0].strip() or '0'
     if (field, gpu) not in _SMI:
         import subprocess
-        try: _SMI[field, gpu] = subprocess.run(['nvidia-smi', f'--query-gpu={field}', '--format=csv,noheader', '-i', gpu], capture_output=True, text=True, timeout=20).stdout.strip()
+        try: _SMI[field, gpu] = subprocess.run(['nvidia-smi', f'--query-gpu={field}', '--format=csv,noheader', '-i', gpu], capture_output=True,
+                                               text=True, timeout=20).stdout.strip()
         except (OSError, subprocess.SubprocessError): return ''   # not kept: the next campaign asks again
     return _SMI[field, gpu]
 
-def _arch_env(device:str)->dict:
+def arch_env(device:str, # 'cpu' or 'cuda'
+            )->dict:
     "TORCH_CUDA_ARCH_LIST for the local GPU, so builds made without a visible GPU match the candidate job's."
     if device == 'cpu': return {}
     if os.environ.get('TORCH_CUDA_ARCH_LIST'): return {'TORCH_CUDA_ARCH_LIST': os.environ['TORCH_CUDA_ARCH_LIST']}
     cc = _smi('compute_cap')
     return {'TORCH_CUDA_ARCH_LIST': cc} if _re_cc.fullmatch(cc) else {}
 
-def _device_name(device:str)->str:
+def device_name(device:str, # 'cpu' or 'cuda'
+               )->str:
     "The name results record: 'cpu', or the first visible GPU's name as nvidia-smi gives it ('cuda' where it cannot say)."
     return 'cpu' if device == 'cpu' else (_smi('name') or 'cuda')
 
@@ -48,7 +51,8 @@ def device_lock(device:str, # 'cpu' or 'cuda'
     "The path of one device's host-wide lock file (each GPU has one, the CPU one), created readable and writable by every user."
     if device not in ('cpu', 'cuda'): raise ValueError(f"device must be 'cpu' or 'cuda', got {device!r}")
     gpu = str(gpu).strip()
-    if device == 'cuda' and not re.fullmatch(r'[A-Za-z0-9_-]+', gpu): raise ValueError(f"bad GPU id {gpu!r}: an index or a UUID, as in CUDA_VISIBLE_DEVICES")
+    if device == 'cuda' and not re.fullmatch(r'[A-Za-z0-9_-]+', gpu):
+        raise ValueError(f"bad GPU id {gpu!r}: an index or a UUID, as in CUDA_VISIBLE_DEVICES")
     d = Path(root or os.environ.get('CUDAL1_LOCK_DIR') or LOCK_DIR)
     if not d.is_dir():
         d.mkdir(parents=True, exist_ok=True)
@@ -61,7 +65,7 @@ def device_lock(device:str, # 'cpu' or 'cuda'
     return str(p)
 
 # %% ../nbs/00ab_device.ipynb #479d8adf
-def _flock(path:str, # the lock file
+def flock(path:str, # the lock file
            kind:str, # 'ex' (exclusive) or 'sh' (shared)
           ):
     "An open file holding `kind` of the lock at `path` (released when it is closed, or its process exits); see the windows above."
@@ -79,53 +83,11 @@ def _flock(path:str, # the lock file
 
 IDLE_S = 1.0   # a GPU whose last timing ended longer ago than this counts as idle: its next timing warms it up first (`CLEAN_WARM_S`)
 
-class _DeviceLock:
-    "A job's hold of the device lock at `path`: shared or exclusive on CUDA, exclusive from the start on the CPU; `holds` lists `[kind, start, seconds]`."
-    f, kind = None, None
-    def __init__(self, path, device='cuda'):
-        self.path, self.device, self.free_s, self.holds, self._t = path, device, 0.0, [], 0.0
-        if device == 'cpu': self.acquire('ex')
-    def acquire(self, kind:str='ex'):
-        "Hold the lock as `kind` ('ex' or 'sh'; on the CPU always 'ex'), letting go of a hold of the other kind first."
-        if kind not in ('ex', 'sh'): raise ValueError(f"lock kind must be 'ex' or 'sh', got {kind!r}")
-        if self.device == 'cpu': kind = 'ex'
-        if _DeviceLock.f is not None and _DeviceLock.kind != kind: self.release()
-        if _DeviceLock.f is None:
-            _DeviceLock.f, _DeviceLock.kind, self._t = _flock(self.path, kind), kind, time.time()
-            self.holds.append([kind, round(self._t, 3), None])
-        start_clock()   # the job's time limit counts from the first time it holds the lock, not while it queued
-        return self
-    def release(self):
-        if _DeviceLock.f is None: return
-        if self.device == 'cuda':   # none of this job's GPU work may still run when another job takes its turn
-            import torch
-            if torch.cuda.is_initialized(): torch.cuda.synchronize()
-        _DeviceLock.f.close(); _DeviceLock.f = _DeviceLock.kind = None
-        self.holds[-1][2] = round(time.time() - self._t, 3)
-    def mark(self):
-        "Note that this job's timing on the device ends now (the lock file's time): the next timing reads it in `idle_s`."
-        try: os.utime(self.path)
-        except OSError: pass
-    def idle_s(self)->float:
-        "Seconds since the last timing on this device ended (`mark`; a lock file nobody marked: since it was made)."
-        try: return max(0.0, time.time() - os.stat(self.path).st_mtime)
-        except OSError: return float('inf')
-    def timeline(self)->list:
-        "`holds` with the current hold's seconds so far (the job's work under it ends now)."
-        return [[k, a, s if s is not None else round(time.time() - self._t, 3)] for k, a, s in self.holds]
-    @contextlib.contextmanager
-    def released(self):
-        if _DeviceLock.f is None: yield; return
-        t, kind = time.time(), _DeviceLock.kind
-        self.release()
-        try: yield
-        finally: self.acquire(kind); self.free_s += time.time() - t
-
 # %% ../nbs/00ab_device.ipynb #9ed015b3
 @contextlib.contextmanager
-def _held(path):
+def held(path):
     "The run's device lock, held by the caller (not a job) for the block."
     import fcntl
-    with _flock(path, 'ex') as f:
+    with flock(path, 'ex') as f:
         try: yield
         finally: fcntl.flock(f, fcntl.LOCK_UN)

@@ -16,7 +16,9 @@ __all__ = ['REF_BUCKETS', 'PROCESS_FLOOR', 'VARIABLE_MIN', 'SPREAD_K', 'HOST_TOL
            'process_interval', 'host_ratio']
 
 # %% ../nbs/03a_evalstats.ipynb #c1060a46
-def median_ci(xs:list, z:float=1.96)->tuple:
+def median_ci(xs:list, # the samples (ms)
+              z:float=1.96, # the normal quantile of the interval's level (1.96: 95 %)
+             )->tuple:
     "Median and a distribution-free ~95 % confidence interval for it: (median, low, high)."
     s = sorted(xs); n = len(s)
     if n == 0: raise ValueError("median_ci of no samples")
@@ -24,13 +26,16 @@ def median_ci(xs:list, z:float=1.96)->tuple:
     lo, hi = max(0, math.floor(n / 2 - h)), min(n - 1, math.ceil(n / 2 + h) - 1)
     return statistics.median(s), s[lo], s[max(lo, hi)]
 
-def summarize(xs:list)->Timing:
+def summarize(xs:list, # the samples (ms)
+             )->Timing:
     "A `Timing` (ms) from raw samples."
     m, lo, hi = median_ci(xs)
     q = statistics.quantiles(xs, n=4) if len(xs) >= 2 else [xs[0]] * 3
     return Timing(median_ms=m, iqr_ms=q[2] - q[0], n=len(xs), mean_ms=statistics.fmean(xs), ci_low_ms=lo, ci_high_ms=hi)
 
-def ci_ok(xs:list, target:float)->bool:
+def ci_ok(xs:list, # the samples (ms)
+          target:float, # the largest half-width, as a fraction of the median
+         )->bool:
     "Is the median's CI half-width within `target` (a fraction of the median)?"
     if len(xs) < 5: return False
     m, lo, hi = median_ci(xs)
@@ -40,7 +45,8 @@ def ci_ok(xs:list, target:float)->bool:
 def summary_log_ratio_ci(num:Timing, # the numerator's summary (`summarize`, as an `EvalResult` keeps it)
                          den:Timing, # the denominator's
                         )->tuple:
-    "A ~95 % interval (lo, hi) of log(num.median / den.median) from two summaries: their CIs' log half-widths added in quadrature (samples of different moments)."
+    ("A ~95 % interval (lo, hi) of log(num.median / den.median) from two summaries: their CIs' log half-widths added in quadrature (samples of "
+     "different moments).")
     if min(num.median_ms, den.median_ms, num.ci_low_ms, den.ci_low_ms) <= 0: return (-math.inf, math.inf)
     half = lambda t: (math.log(t.ci_high_ms) - math.log(t.ci_low_ms)) / 2
     c = math.log(num.median_ms / den.median_ms)
@@ -64,7 +70,8 @@ def drifted(clean, # the reference's samples (ms) before, or their `Timing`
             post, # its samples (or `Timing`) at the later moment
             tol:float, # the tolerance (a fraction)
            )->bool:
-    "Did the reference's time move from `clean` to `post` by more than `tol` beyond its own noise: the whole interval of the log ratio outside +-log(1 + tol)?"
+    ("Did the reference's time move from `clean` to `post` by more than `tol` beyond its own noise: the whole interval of the log ratio outside "
+     "+-log(1 + tol)?")
     lo, hi = summary_log_ratio_ci(_summary(post), _summary(clean))
     return lo > math.log1p(tol) or hi < -math.log1p(tol)
 
@@ -88,7 +95,8 @@ REF_BUCKETS = (('< 0.3 ms', 0.0, 0.3), ('0.3-3 ms', 0.3, 3.0), ('> 3 ms', 3.0, m
 PROCESS_FLOOR = {'< 0.3 ms': 0.045, '0.3-3 ms': 0.04, '> 3 ms': 0.04}
 VARIABLE_MIN, SPREAD_K = 0.25, 3.0   # a process-variable result's extra half-width: at least this, and at least SPREAD_K x its processes' SD
 
-def ref_bucket(ms:float)->str:
+def ref_bucket(ms:float, # the reference's time per call (ms)
+              )->str:
     "The label of the `REF_BUCKETS` bucket of a reference time (ms per call)."
     if not ms > 0: raise ValueError(f"ref_bucket: a reference time must be positive, got {ms!r}")
     return next(b for b, lo, hi in REF_BUCKETS if lo <= ms < hi)
@@ -111,7 +119,8 @@ def process_interval(ps:list, # per process (speedup, lo, hi): its speedup and w
                     )->dict:
     """The speedup and its 95 % prediction interval over processes and machines of one kind: `speedup` (the median of
     the log speedups), `lo`, `hi`, `variable` (the processes disagree beyond their noise and the floor) and `half` (log)."""
-    if not ps or any(not (0 < lo <= s <= hi) for s, lo, hi in ps): raise ValueError(f"process_interval needs (speedup, lo, hi) with 0 < lo <= speedup <= hi, got {ps!r}")
+    if not ps or any(not (0 < lo <= s <= hi) for s, lo, hi in ps):
+        raise ValueError(f"process_interval needs (speedup, lo, hi) with 0 < lo <= speedup <= hi, got {ps!r}")
     ys = [math.log(s) for s, _, _ in ps]
     w2 = statistics.fmean(_log_half(*p) ** 2 for p in ps)
     fl = PROCESS_FLOOR[ref_bucket(ref_ms)]
@@ -123,7 +132,7 @@ def process_interval(ps:list, # per process (speedup, lo, hi): its speedup and w
 # %% ../nbs/03a_evalstats.ipynb #7d2c4e90
 HOST_TOL = 0.10   # two hosts whose calibrated launch or tiny-model times differ by more than this fraction launch work differently
 
-def host_ratio(a:dict|None, # host A's calibration (`jobs.host_job`, a result's `meta['host']`)
+def host_ratio(a:dict|None, # host A's calibration (`job.run.host_job`, a result's `meta['host']`)
                b:dict|None, # host B's
               )->dict|None:
     """How host B gets work onto its device against host A: the ratios B/A of their launch times and tiny-model times,

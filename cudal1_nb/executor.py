@@ -10,8 +10,8 @@ import os, re, math, time, queue, atexit, platform, threading, warnings
 from pathlib import Path
 from .core import get_base_dir
 from fastcore.basics import patch
-from .sandbox import Pool, Job, Outcome, _one_line
-from .device import LOCK_DIR, device_lock, _device_name, _arch_env
+from .sandbox import Pool, Job, Outcome, one_line
+from .device import LOCK_DIR, device_lock, device_name, arch_env
 _all_ = ['LOCK_DIR', 'device_lock']   # as they were here
 
 # %% auto #0
@@ -21,7 +21,7 @@ __all__ = ['LocalExecutor', 'RayExecutor', 'executor_for', 'as_executor', 'close
 def _describe(device:str)->dict:
     "The device a job on this host uses: its name, the build environment (TORCH_CUDA_ARCH_LIST) and the GPU it sees."
     gpu = os.environ.get('CUDA_VISIBLE_DEVICES', '').split(',')[0].strip() or '0'
-    return dict(name=_device_name(device), arch=_arch_env(device), gpu=gpu if device == 'cuda' else '', host=platform.node())
+    return dict(name=device_name(device), arch=arch_env(device), gpu=gpu if device == 'cuda' else '', host=platform.node())
 
 class LocalExecutor:
     "The default executor: warm sandbox workers on this machine (a `cudal1_nb.sandbox.Pool`)."
@@ -208,7 +208,7 @@ def run(self:RayExecutor,
     try: out = Outcome.from_dict(self.ray.get(a.run.remote(job.to_dict()), timeout=job.timeout + job.wait + 60 + self.place_timeout))
     except self.ray.exceptions.RayError as e:   # the actor (or its node) is gone, hangs, or failed outside the sandbox
         why = self._lost(a, e)
-        return Outcome('crash', reason=_one_line(f"Ray worker lost ({why}): {type(e).__name__}: {e}"), label=job.label)
+        return Outcome('crash', reason=one_line(f"Ray worker lost ({why}): {type(e).__name__}: {e}"), label=job.label)
     self._free.put(a)
     return out
 

@@ -10,7 +10,7 @@ import os, time
 from pathlib import Path
 from .reward import KernelReward, message_text
 from .gpus import judging_on
-from .device import device_lock, _flock
+from .device import device_lock, flock
 
 # %% auto #0
 __all__ = ['grpo_args', 'policy_backend', 'make_grpo_trainer', 'engine_grpo_trainer', 'trainer_lock', 'overlap_grpo_trainer',
@@ -146,7 +146,7 @@ def overlap_grpo_trainer(base:type, # a `GRPOTrainer` class (TRL's, or `engine_g
         def _hold(self):
             "Hold the judge's device lock shared where the trainer shares its device (`trainer_lock`)."
             if self._lock is None: self._lock = trainer_lock(self._kernel_reward().device, self.accelerator.device.type)
-            if self._lock and self._lockf is None: self._lockf = _flock(self._lock, 'sh')
+            if self._lock and self._lockf is None: self._lockf = flock(self._lock, 'sh')
         def _let_go(self):
             "Let go of the lock, the trainer's device work finished first (none of it may run into a timing)."
             if self._lockf is None: return

@@ -31,14 +31,20 @@ CHECKS = {   # dynamic check (an `EvalResult` flag) -> (catalog id, what it mean
     'timed_output_mismatch': ('C1', "timed outputs differ from the reference's on the same inputs (caching, call counting, stale graphs)"),
     'build_failed': ('C4', 'its extension did not build; what ran is its fallback'),
     'ref_drift': ('T9', "the reference got slower in the candidate's rounds than alone before them, by more than the host's own swings explain"),
-    'patched_torch': ('T9', "it rebound a function the reference calls (torch's functions, Tensor methods, functional API, the reference's globals or module classes)"),
-    'changed': ('T9', "it changed one of torch's global switches (oneDNN, cuDNN, TF32, matmul precision, threads, default dtype, grad mode...), which the reference, timed in the same process, would run under"),
+    'patched_torch': ('T9',
+                      "it rebound a function the reference calls (torch's functions, Tensor methods, functional API, the reference's globals or "
+                      "module classes)"),
+    'changed': ('T9',
+                "it changed one of torch's global switches (oneDNN, cuDNN, TF32, matmul precision, threads, default dtype, grad mode...), which the "
+                "reference, timed in the same process, would run under"),
     'fp32_reference': ('', 'no float64 reference: outputs compared with float32'),
     'out_of_bounds': ('C15', 'it wrote outside a tensor handed to it or allocated by it (a guard band next to it changed)'),
-    'output_reused': ('', 'it returned the same output buffer from different calls (pre-allocated output): each output is judged as it was at return'),
+    'output_reused': ('',
+                      'it returned the same output buffer from different calls (pre-allocated output): each output is judged as it was at return'),
 }
 
-def finding_id(flag:str)->tuple:
+def finding_id(flag:str, # a flag (`static:<rule>`, `changed:<switch>` or a dynamic one)
+              )->tuple:
     "(catalog id, one-line meaning) of a flag: a dynamic check, `changed:<flag>` or `static:<rule>`."
     if flag.startswith('static:'):
         rule = flag[len('static:'):]
@@ -56,9 +62,12 @@ class Policy:
     matching: tuple = ()              # (flag, baseline): a candidate with that flag is rewarded against that baseline when it was measured
     reject_changed: bool = False      # every `changed:<switch>` rejects too, but for the switches in `own_switches`
     own_switches: frozenset = frozenset()   # switches a candidate may set for its own calls (a matching baseline measures the reference under them)
-    def rejects(self, flag:str)->bool:
+    def rejects(self, flag:str, # a flag
+               )->bool:
         return flag in self.reject or self.reject_changed and flag.startswith('changed:') and flag[len('changed:'):] not in self.own_switches
-    def action(self, flag:str)->str: return 'cheat' if self.rejects(flag) else 'flag'
+    def action(self, flag:str, # a flag
+              )->str:
+        return 'cheat' if self.rejects(flag) else 'flag'
 
 _DYNAMIC = frozenset({'tamper', 'out_of_bounds', 'deferred_output', 'unjoined_stream', 'threads', 'persisting_l2', 'input_independent'})
 _STATIC_STRICT = frozenset(f"static:{r}" for r in ('thread', 'monkeypatch', 'frame_walk', 'code_replace', 'l2_persist', 'other_gpu',
@@ -68,11 +77,13 @@ _CUDNN = ('cudnn_benchmark', 'cudnn_deterministic', 'cudnn_enabled')
 MATCHING = (('static:cuda_graph', 'cuda_graph'),) + tuple((f"changed:{k}", 'cudnn') for k in _CUDNN) + (('static:backend_flags', 'cudnn'),)
 
 POLICIES = {
-    'strict': Policy('strict', _DYNAMIC | _STATIC_STRICT | {'precision', 'patched_torch'}, MATCHING, reject_changed=True, own_switches=frozenset({'cudnn_benchmark'})),
+    'strict': Policy('strict', _DYNAMIC | _STATIC_STRICT | {'precision', 'patched_torch'}, MATCHING, reject_changed=True,
+                     own_switches=frozenset({'cudnn_benchmark'})),
     'audit': Policy('audit', _DYNAMIC, MATCHING),
 }
 
-def get_policy(p)->Policy:
+def get_policy(p, # a `Policy` or the name of one (`POLICIES`)
+              )->Policy:
     "A `Policy`, or the one named `p` in `POLICIES`."
     if isinstance(p, Policy): return p
     if p not in POLICIES: raise ValueError(f"unknown policy {p!r}; known: {sorted(POLICIES)} (add yours to cudal1_nb.policy.POLICIES)")
@@ -80,7 +91,8 @@ def get_policy(p)->Policy:
 
 # %% ../nbs/03c_policy.ipynb #09ce2f6d
 def apply_policy(r:EvalResult, # a judged result (or one judged before, under any policy); changed in place
-                 policy='strict')->EvalResult:
+                 policy='strict', # a `Policy` or the name of one (`POLICIES`)
+                )->EvalResult:
     """Turn the flags of `r` into its final verdict under `policy`; record each flag's catalog id and the rewarded
     baseline. The harness's own verdict is kept in `meta['harness']`, so a stored result can be judged again under
     another policy."""
@@ -111,9 +123,11 @@ def apply_policy(r:EvalResult, # a judged result (or one judged before, under an
         if want and not meas: r.meta['reward_baseline_missing'] = want
     return r
 
-def rewarded_speedup(r:EvalResult)->float|None:
+def rewarded_speedup(r:EvalResult, # a judged result
+                    )->float|None:
     "The speedup the policy rewards: against the matching baseline it chose (`meta['reward_baseline']`), else eager."
-    return counted_speedup(r) if r.verdict == 'ok' else None   # the one definition (`cudal1_nb.core.counted_speedup`); a published score earns no reward
+    # the one definition (`cudal1_nb.core.counted_speedup`); a published score earns no reward
+    return counted_speedup(r) if r.verdict == 'ok' else None
 
 # %% ../nbs/03c_policy.ipynb #67317169
 def speedup_call(r:EvalResult, # a judged result
@@ -126,6 +140,9 @@ def speedup_call(r:EvalResult, # a judged result
     if not ci: return None
     return interval_call(*ci, margin)
 
-def is_win(r:EvalResult, baseline:str='eager', margin:float=1.0)->bool:
+def is_win(r:EvalResult, # a judged result
+           baseline:str='eager', # the baseline its speedup is over
+           margin:float=1.0, # the speedup it must exceed
+          )->bool:
     "Is `r` faster than `margin` beyond its measurement's noise (the whole 95 % interval above it)?"
     return speedup_call(r, baseline, margin) == 'win'

@@ -16,7 +16,7 @@ from .core import Record, Task, Candidate, EvalResult, counted_speedup, judging_
 from .stats import speedup_interval, conservative_speedup
 from .eval import EvalConfig, WarmHarness, harness_version
 from .verify import verify, verification_config
-from .sandbox import _one_line
+from .sandbox import one_line
 
 # %% auto #0
 __all__ = ['SMOOTHINGS', 'JUDGE_GPU_WORKERS', 'RewardConfig', 'base_reward', 'group_normalise', 'reward_key', 'is_infra',
@@ -266,7 +266,7 @@ def judge(self:RewardJudge, cands:list, # `Candidate`s of the judge's tasks (rep
         except Exception as e: err[0] = err[0] or f"{type(e).__name__}: {e}"
         finally: again.put(None); th.join()
     for c in todo.values():
-        if c.id not in out: _final(c, EvalResult(c.id, c.task_id, 'error', False, reason=_one_line(f"the harness failed: {err[0] or 'no result'}"),
+        if c.id not in out: _final(c, EvalResult(c.id, c.task_id, 'error', False, reason=one_line(f"the harness failed: {err[0] or 'no result'}"),
                                                   failure='harness', meta={'harness_version': self.version}))
     for c in cands:
         if c.id not in out: out[c.id] = out[todo[self.key(c)].id]   # the same program under another candidate id
@@ -276,7 +276,7 @@ def judge(self:RewardJudge, cands:list, # `Candidate`s of the judge's tasks (rep
 
 @patch
 def host(self:RewardJudge)->dict|None:
-    "The host's calibration (`jobs.host_job`) once the judge has judged something, else None."
+    "The host's calibration (`job.run.host_job`) once the judge has judged something, else None."
     return self.warm.host if self.warm is not None else None
 
 # %% ../nbs/06a_reward.ipynb #1a0e0008

@@ -15,7 +15,7 @@ from pathlib import Path
 from .core import StageConfig, start_run, finish_run, atomic_write, seed_everything, DEVICE_RE, TRAIN_DEVICE_RE, training_on
 from .stats import gmean
 from .sandbox import progress_bar
-from .device import _device_name
+from .device import device_name
 from .policy import get_policy
 from .verify import verification_config
 from .tasks import check_source, load_tasks, split_tasks
@@ -228,7 +228,7 @@ def run_rl(cfg:RLConfig, # the stage's settings
     reward = KernelReward(tasks, cfg.reward_config(), cfg.eval_config(), cfg.eval_device, cfg.db, run=rd.name,
                           arm=f"{cfg.mode}-{cfg.arm}", log_path=log, num_generations=cfg.num_generations)
     reward.rollouts = list(old)
-    plan, devname = cfg.plan(cfg.form or trained_form(init)), _device_name(cfg.eval_device.split(':')[0])
+    plan, devname = cfg.plan(cfg.form or trained_form(init)), device_name(cfg.eval_device.split(':')[0])
     model = tok = None
     if init is not None: model, tok, kind = load_policy(init, cfg.resolved_device())
     if cfg.backend: backend = make_backend(cfg.backend)
@@ -267,7 +267,6 @@ def run_rl(cfg:RLConfig, # the stage's settings
     ros = reward.rollouts
     cur = curves(ros)
     atomic_write(rd/'curves.json', json.dumps(dict(curves=cur, trainer_log=trainer_log, step_times=step_times), indent=1, default=str))
-    fin = lambda split: step_metrics([r for r in ros if r.split == split and r.step >= (max(last, 1) if split == 'held-out' else 0)])
     tr_rows = [r for r in ros if r.split == 'train']
     k = max(1, len(tr_rows) // 4)   # the last quarter of the training rollouts: where the policy ended
     summary = dict(mode=cfg.mode, arm=cfg.arm, init=str(init) if init else cfg.backend, steps=last, seconds=round(train_s, 1),

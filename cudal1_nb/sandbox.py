@@ -12,7 +12,7 @@ from pathlib import Path
 from .core import Record, PKG_DIR
 
 # %% auto #0
-__all__ = ['Job', 'Outcome', 'start_clock', 'run_job', 'steady_malloc', 'progress_bar', 'load_program', 'Pool']
+__all__ = ['Job', 'Outcome', 'one_line', 'start_clock', 'run_job', 'steady_malloc', 'progress_bar', 'load_program', 'Pool']
 
 # %% ../nbs/00a_sandbox.ipynb #865c8e86
 def _send(sock, obj):
@@ -42,7 +42,9 @@ class Job(Record):
     env: dict = field(default_factory=dict)  # extra environment variables for the child
     label: str = ''          # for messages, e.g. the task id
     wait: float = 0.0        # extra seconds the child may spend before it calls `start_clock` (e.g. queueing for a lock)
-    warm: dict|None = None   # {'func': 'module:function', 'args': {...}, 'env': {...}}: set-up a process can do before its job is known (a worker keeps one such process ready for its next job with the same `warm`; see `run_job`)
+    # {'func': 'module:function', 'args': {...}, 'env': {...}}: set-up a process can do before its job is known (a worker keeps one such process ready
+    # for its next job with the same `warm`; see `run_job`)
+    warm: dict|None = None
 
 @dataclass
 class Outcome(Record):
@@ -59,7 +61,9 @@ class Outcome(Record):
 # %% ../nbs/00a_sandbox.ipynb #b8640280
 _LOG_TAIL = 4000
 
-def _one_line(s:str, n:int=300)->str:
+def one_line(s:str, # any text
+             n:int=300, # characters kept at most
+            )->str:
     s = ' '.join(str(s).split())
     return s if len(s) <= n else s[:n-1] + '…'
 
@@ -105,10 +109,10 @@ def _call(job:dict, wfd:int, tmp:str):
     fn = _resolve(job['func'])
     try: res = {'status': 'ok', 'value': fn(job.get('payload') or {})}
     except BaseException as e:   # SystemExit / KeyboardInterrupt from job code are failures too
-        res = {'status': 'error', 'reason': _one_line(f"{type(e).__name__}: {e}"), 'traceback': traceback.format_exc()[-_LOG_TAIL:]}
+        res = {'status': 'error', 'reason': one_line(f"{type(e).__name__}: {e}"), 'traceback': traceback.format_exc()[-_LOG_TAIL:]}
     try: data = json.dumps(res).encode()
     except (TypeError, ValueError) as e:
-        data = json.dumps({'status': 'error', 'reason': _one_line(f"result is not JSON-serialisable: {e}")}).encode()
+        data = json.dumps({'status': 'error', 'reason': one_line(f"result is not JSON-serialisable: {e}")}).encode()
     with os.fdopen(wfd, 'wb') as w: w.write(data)
 
 def _run_child(job:dict, wfd:int, tmp:str, jfd:int|None=None):
@@ -123,7 +127,8 @@ def _run_child(job:dict, wfd:int, tmp:str, jfd:int|None=None):
         if jfd is not None:
             os.environ.update({k: str(v) for k, v in (job.get('env') or {}).items()})
             try: _resolve(job['func'])(job.get('args') or {}, lambda: bool(select.select([jfd], [], [], 0)[0]))
-            except BaseException as e: print(f"cudal1 sandbox: the set-up before the job failed ({_one_line(f'{type(e).__name__}: {e}')}); the job does its own", flush=True)
+            except BaseException as e: print(f"cudal1 sandbox: the set-up before the job failed ({one_line(f'{type(e).__name__}: {e}')}); the job "
+                                             f"does its own", flush=True)
             with os.fdopen(jfd, 'rb') as f: data = f.read()
             if not data: os._exit(0)   # the worker let this process go without a job
             job = json.loads(data)
@@ -158,9 +163,11 @@ class _Standby:
             os.close(self.r); os.close(self.jw); _run_child(warm, w, self.tmp, jr)
         os.close(w); os.close(jr)
     def fits(self, job:dict)->bool:
-        "Can `job` run in this process: the same `warm`, its environment agreeing with the set-up's, no memory limit (set after the set-up, it could not hold), the child alive?"
+        ("Can `job` run in this process: the same `warm`, its environment agreeing with the set-up's, no memory limit (set after the set-up, it "
+         "could not hold), the child alive?")
         env = job.get('env') or {}
-        return (job.get('warm') == self.warm and not job.get('mem_mb') and all(str(env.get(k)) == str(v) for k, v in (self.warm.get('env') or {}).items())
+        return (job.get('warm') == self.warm and not job.get('mem_mb')
+                and all(str(env.get(k)) == str(v) for k, v in (self.warm.get('env') or {}).items())
                 and os.waitpid(self.pid, os.WNOHANG)[0] == 0)
     def give(self, job:dict)->tuple:
         "Hand `job` to the child (written by a thread: the child reads it after its set-up); (pid, result pipe, folder)."
@@ -225,7 +232,8 @@ def run_job(job:dict, # a `Job` as a dict
     secs = time.monotonic() - t0
     out = dict(seconds=round(secs, 3), log=log, label=job.get('label', ''))
     if timed_out:
-        why = f"no result within {job.get('timeout')} s; killed" if started or not job.get('wait') else f"did not start within {job.get('wait')} s; killed"
+        why = (f"no result within {job.get('timeout')} s; killed" if started or not job.get('wait')
+               else f"did not start within {job.get('wait')} s; killed")
         return dict(out, status='timeout', reason=why)
     try: res = json.loads(b''.join(chunks)) if chunks else None
     except ValueError: res = None
@@ -239,7 +247,7 @@ def run_job(job:dict, # a `Job` as a dict
         elif sig == signal.SIGXCPU: why += ' (CPU time limit)'
     else: why = f"exited with status {os.WEXITSTATUS(st)} without a result"
     last = [l for l in log.strip().splitlines() if l.strip()][-1:]  # the last log line often says why (MemoryError...)
-    return dict(out, status='crash', reason=_one_line(why + (f"; last output: {last[0]}" if last else '')))
+    return dict(out, status='crash', reason=one_line(why + (f"; last output: {last[0]}" if last else '')))
 
 def _serve(fd:int, preload:list):
     """Worker main loop: preload modules, then run jobs received on socket `fd` until told to stop. After a job with a
@@ -259,7 +267,8 @@ def _serve(fd:int, preload:list):
             job, sb, standby = msg['job'], standby, None
             if sb is not None and not sb.fits(job): sb.discard(); sb = None
             try: res = run_job(job, sb)
-            except Exception as e: res = dict(status='crash', reason=_one_line(f"worker failed to run the job: {type(e).__name__}: {e}"), label=job.get('label', ''))
+            except Exception as e: res = dict(status='crash', reason=one_line(f"worker failed to run the job: {type(e).__name__}: {e}"),
+                                              label=job.get('label', ''))
             _send(sock, res)
             if job.get('warm'):
                 try: standby = _Standby(job['warm'])
@@ -278,13 +287,17 @@ def steady_malloc()->bool:
     except (OSError, AttributeError): return False
 
 # %% ../nbs/00a_sandbox.ipynb #b396ecf1
-def progress_bar(total:int, desc:str):
+def progress_bar(total:int, # steps in all
+                 desc:str, # what is counted
+                ):
     "A tqdm bar on stderr, or None where tqdm is not installed (the harness needs only torch and the standard library)."
     try: from tqdm.auto import tqdm
     except ImportError: return None
     return tqdm(total=total, desc=desc, file=sys.stderr)
 
-def load_program(code:str, name:str):
+def load_program(code:str, # the program's source
+                 name:str, # the module name it runs as
+                ):
     "Execute a program's source as a fresh module `name` (registered in `sys.modules`); only ever called in a sandbox child."
     import types
     m = types.ModuleType(name); m.__file__ = f'{name}.py'
@@ -337,17 +350,22 @@ class Pool:
         return w
     def _put(self, w):
         with self._lock: self._free.append(w)
-    def run(self, job:Job)->Outcome:
+    def run(self, job:Job, # the job
+           )->Outcome:
         "Run one job on a free worker (starting one if needed)."
         w = self._get()
         try: res = w.run(job)
         except Exception as e:   # the worker itself died or hung: replace it
             w.proc.kill(); w.close()
             with self._lock: self._all.remove(w)
-            return Outcome('crash', reason=_one_line(f"sandbox worker lost: {type(e).__name__}: {e}"), label=job.label)
+            return Outcome('crash', reason=one_line(f"sandbox worker lost: {type(e).__name__}: {e}"), label=job.label)
         self._put(w)
         return res
-    def map(self, jobs:list, progress:bool=False, desc:str='jobs', callback=None)->list:
+    def map(self, jobs:list, # the jobs
+            progress:bool=False, # show a progress bar
+            desc:str='jobs', # the bar's label
+            callback=None, # called as `callback(i, outcome)` as each job ends
+           )->list:
         "Run `jobs` on up to `n` workers at once; outcomes come back in job order (and to `callback(i, outcome)` as they finish)."
         from concurrent.futures import ThreadPoolExecutor
         jobs = list(jobs); out = [None]*len(jobs)

@@ -219,8 +219,8 @@ def run_selftrain(cfg:SelfTrainConfig, # the stage's settings
     base = json.loads((init/'adapter_config.json').read_text()).get('base_model_name_or_path', '') if kind == 'lora' else ''
     lr = cfg.learning_rate or policy_learning_rate(init, kind, model.num_parameters())
     kept, known, rounds, policy = [], set(), [], str(init)
-    from cudal1_nb.device import _device_name
-    devname, pdev = _device_name(cfg.eval_device.split(':')[0]), cfg.eval_device.split(':')[0]
+    from cudal1_nb.device import device_name
+    devname, pdev = device_name(cfg.eval_device.split(':')[0]), cfg.eval_device.split(':')[0]
     with Store(cfg.db or None) as st:
         for rnd in range(cfg.rounds):
             pairs, counts = sample_round(model, tok, tasks, cfg, rnd, policy, store=st, progress=progress)

@@ -14,10 +14,11 @@ from fastcore.basics import patch
 from .core import Task, Candidate, EvalResult, code_hash, get_base_dir, judging_on
 from .stats import interval_call
 from .policy import finding_id, get_policy, apply_policy
-from .eval import harness_version, _record
+from .eval import harness_version
+from .campaign import record_result
 from .reward import RewardConfig, RewardJudge, base_reward, worth, is_infra, stored_best
 from .feedback import feedback_text
-from .sandbox import _one_line
+from .sandbox import one_line
 from .serve_jobs import ServeConfig, JobSpec, JobStore, token_path, load_tokens, spec_of
 
 # %% auto #0
@@ -73,8 +74,8 @@ def harness_answer(task_id:str, # the task
 # %% ../nbs/15b_serve_dispatch.ipynb #06fef6ee
 def _devname(device:str)->str:
     "The name results record for `device` ('cpu', or the GPU's name)."
-    from cudal1_nb.device import _device_name
-    with judging_on(device) as kind: return _device_name(kind)
+    from cudal1_nb.device import device_name
+    with judging_on(device) as kind: return device_name(kind)
 
 def _key(r:dict)->tuple: return (json.loads(r['task'])['id'], code_hash(r['code']), r['device'], r['timeout'])
 
@@ -133,7 +134,7 @@ def _answer(self:Dispatcher, k:tuple, # the program: (task id, code hash, device
     for f in self.listeners: f(done)
 
 # %% ../nbs/15b_serve_dispatch.ipynb #9152917e
-_kept = _record   # `r` after writing `c` and `r` to the store in one transaction (the harness's own writer: `cudal1_nb.eval`)
+_kept = record_result   # `r` after writing `c` and `r` to the store in one transaction (the harness's own writer: `cudal1_nb.campaign`)
 
 # %% ../nbs/15b_serve_dispatch.ipynb #03610174
 @patch
@@ -192,7 +193,7 @@ def _campaign(self:Dispatcher, rows:list, # the campaign's jobs
     "Run one campaign (`_judge`); whatever it did not answer goes to `_fail`; its slot is free again."
     keys, why = {_key(r) for r in rows}, 'the campaign ended without judging it'
     try: self._judge(rows, keys)
-    except Exception as e: why = _one_line(f"{type(e).__name__}: {e}")
+    except Exception as e: why = one_line(f"{type(e).__name__}: {e}")
     finally:
         try: self._fail(keys, why)   # the programs it did not answer: none when it went well
         finally: self.slots.release(); self.wake_ev.set()

@@ -78,26 +78,32 @@ class _Names:
 # %% ../nbs/03b_static.ipynb #1690af64
 _CALLS = [   # (regex over the resolved dotted name of a call, rule)
     (r'torch\.cuda\.(Stream|ExternalStream|stream|set_stream)$|torch\.Stream$|torch\.cuda\.streams\.', 'side_stream'),
-    (r'(threading|_thread|multiprocessing|concurrent\.futures)(\.|$)|asyncio\.(run|create_task|get_event_loop|new_event_loop)$|torch\.multiprocessing', 'thread'),
+    (r'(threading|_thread|multiprocessing|concurrent\.futures)(\.|$)|asyncio\.(run|create_task|get_event_loop|new_event_loop)$|'
+     r'torch\.multiprocessing', 'thread'),
     (r'torch\.Tensor\._make_subclass$|torch\._C\._disabled_torch_function_impl', 'tensor_subclass'),
-    (r'sys\._getframe$|inspect\.(currentframe|stack|getouterframes|getframeinfo)$|gc\.(get_objects|get_referrers|get_referents)$|builtins\.(globals|vars)$|^(globals|vars)$', 'frame_walk'),
+    (r'sys\._getframe$|inspect\.(currentframe|stack|getouterframes|getframeinfo)$|gc\.(get_objects|get_referrers|get_referents)$|builtins\.(globals|'
+     r'vars)$|^(globals|vars)$', 'frame_walk'),
     (r'torch\.cuda\.(CUDAGraph|graph|make_graphed_callables|graphs\.)', 'cuda_graph'),
-    (r'torch\.(set_num_threads|set_num_interop_threads|set_float32_matmul_precision|use_deterministic_algorithms|set_flush_denormal)$', 'backend_flags'),
+    (r'torch\.(set_num_threads|set_num_interop_threads|set_float32_matmul_precision|use_deterministic_algorithms|set_flush_denormal)$',
+     'backend_flags'),
     (r'torch\.cuda\.set_device$', 'other_gpu'),
     (r'^(exit|quit)$|sys\.exit$|os\.(_exit|kill|killpg|abort)$|atexit\.register$|signal\.(signal|alarm|setitimer)$', 'process_control'),
     (r'subprocess\.|os\.(system|popen|spawn\w*|exec\w*|fork|posix_spawn\w*)$|pty\.spawn$', 'subprocess'),
     (r'(socket|urllib|http\.client|requests|httpx|aiohttp|ftplib|smtplib)(\.|$)', 'network'),
-    (r'^open$|builtins\.open$|io\.open$|os\.(open|remove|unlink|rename|replace|makedirs|mkdir|rmdir|listdir|scandir|walk|chdir)$|shutil\.|tempfile\.|pathlib\.Path\.(write_text|write_bytes|read_text|read_bytes|unlink|open)$|torch\.(save|load)$|numpy\.(save|load|fromfile)', 'file_io'),
+    (r'^open$|builtins\.open$|io\.open$|os\.(open|remove|unlink|rename|replace|makedirs|mkdir|rmdir|listdir|scandir|walk|chdir)$|shutil\.|tempfile\.|'
+     r'pathlib\.Path\.(write_text|write_bytes|read_text|read_bytes|unlink|open)$|torch\.(save|load)$|numpy\.(save|load|fromfile)', 'file_io'),
     (r'os\.(getenv|putenv|unsetenv)$|os\.environ\.(get|setdefault|pop|update|__setitem__)$', 'environ'),
     (r'ctypes\.|cffi\.', 'ctypes'),
     (r'torch\.library\.(Library|impl|register_kernel|register_autograd)$', 'op_override'),
     (r'^(exec|eval|compile|__import__)$|builtins\.(exec|eval|compile|__import__)$', 'dynamic_exec'),
-    (r'base64\.\w*decode|zlib\.decompress|lzma\.decompress|bz2\.decompress|gzip\.decompress|marshal\.loads?|pickle\.loads?|codecs\.decode', 'obfuscation'),
+    (r'base64\.\w*decode|zlib\.decompress|lzma\.decompress|bz2\.decompress|gzip\.decompress|marshal\.loads?|pickle\.loads?|codecs\.decode',
+     'obfuscation'),
 ]
 _CALLS = [(re.compile(p), r) for p, r in _CALLS]
 _IMPORTS = {'threading': 'thread', '_thread': 'thread', 'multiprocessing': 'thread', 'concurrent': 'thread', 'subprocess': 'subprocess',
             'socket': 'network', 'urllib': 'network', 'requests': 'network', 'http': 'network', 'httpx': 'network', 'aiohttp': 'network',
-            'ctypes': 'ctypes', 'cffi': 'ctypes', 'marshal': 'obfuscation', 'pickle': 'obfuscation', 'atexit': 'process_control', 'signal': 'process_control'}
+            'ctypes': 'ctypes', 'cffi': 'ctypes', 'marshal': 'obfuscation', 'pickle': 'obfuscation', 'atexit': 'process_control',
+            'signal': 'process_control'}
 _BACKENDS = re.compile(r'torch\.backends\.')
 
 def _const_str(n): return isinstance(n, ast.Constant) and isinstance(n.value, str)
@@ -175,10 +181,12 @@ class _Visitor(ast.NodeVisitor):
 
 # %% ../nbs/03b_static.ipynb #d04c48f2
 _CPP = [
-    (r'\bcuda(StreamCreate\w*|StreamBeginCapture|StreamWaitEvent)\b|\bgetStreamFromPool\b|\bsetCurrentCUDAStream\b|\bcudaStreamNonBlocking\b|\bcuStreamCreate\b', 'side_stream'),
+    (r'\bcuda(StreamCreate\w*|StreamBeginCapture|StreamWaitEvent)\b|\bgetStreamFromPool\b|\bsetCurrentCUDAStream\b|\bcudaStreamNonBlocking\b|'
+     r'\bcuStreamCreate\b', 'side_stream'),
     (r'\bstd::(thread|async|jthread)\b|\bpthread_create\b|#\s*pragma\s+omp\s+task\b', 'thread'),
     (r'\bcuda(Graph\w*|StreamBeginCapture)\b|\bCUDAGraph\b', 'cuda_graph'),
-    (r'\bcudaLimitPersistingL2CacheSize\b|\baccessPolicyWindow\b|\bcudaAccessProperty(Persisting|Streaming)\b|\bcudaStreamAttributeAccessPolicyWindow\b', 'l2_persist'),
+    (r'\bcudaLimitPersistingL2CacheSize\b|\baccessPolicyWindow\b|\bcudaAccessProperty(Persisting|Streaming)\b|'
+     r'\bcudaStreamAttributeAccessPolicyWindow\b', 'l2_persist'),
     (r'\bcuda(SetDevice|DeviceEnablePeerAccess|MemcpyPeer\w*)\b', 'other_gpu'),
     (r'\b(fopen|std::ofstream|std::ifstream|std::fstream)\b', 'file_io'),
     (r'\b(dlopen|dlsym)\b', 'ctypes'),
@@ -232,7 +240,8 @@ def scan(code:str, # the candidate program
         if (f.rule, f.line) not in seen: seen.add((f.rule, f.line)); uniq.append(f)
     return uniq
 
-def summarize_findings(fs:list)->str:
+def summarize_findings(fs:list, # findings (`scan`)
+                      )->str:
     "'rule(id) xN, ...' in catalog order."
     c = {}
     for f in fs: c[(f.cheat, f.rule)] = c.get((f.cheat, f.rule), 0) + 1

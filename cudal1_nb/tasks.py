@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from .core import Task, Record, data_dir
 from .release import kernelbench_names, kernelbench_name, read_release
-from .sandbox import Pool, Job, load_program, _one_line
+from .sandbox import Pool, Job, load_program, one_line
 
 # %% auto #0
 __all__ = ['HELD_OUT', 'SPLITS', 'TaskError', 'TaskCheck', 'read_dir', 'read_jsonl', 'minibench_dir', 'read_source',
@@ -73,7 +73,7 @@ def read_dir(path:str|Path, # a folder of `levelN/` folders, or one `levelN/` fo
             try: code = f.read_text()
             except (OSError, UnicodeDecodeError) as e:
                 bad.append(TaskCheck(f"{suite}/L{level}/{num}", level, num, name, suite, str(f), 'invalid',
-                                     _one_line(f"{f}: unreadable: {e}"))); continue
+                                     one_line(f"{f}: unreadable: {e}"))); continue
             if num in seen:
                 bad.append(TaskCheck(f"{suite}/L{level}/{num}", level, num, name, suite, str(f), 'invalid',
                                      f"{f}: task number {num} also used by {seen[num].name}")); continue
@@ -200,7 +200,7 @@ def check_task_job(p:dict, # the job's parameters: `code`, the task's program
     import torch
     try: mod = load_program(p['code'], 'cudal1_task')
     except SyntaxError as e: return dict(status='invalid', reason=f"syntax error at line {e.lineno}: {e.msg}")
-    except BaseException as e: return dict(status='invalid', reason=_one_line(f"running the program raised {type(e).__name__}: {e}"))
+    except BaseException as e: return dict(status='invalid', reason=one_line(f"running the program raised {type(e).__name__}: {e}"))
     miss = [n for n in ('Model', 'get_inputs', 'get_init_inputs') if n not in mod.__dict__]
     if miss: return dict(status='invalid', reason=f"missing {', '.join(miss)}")
     if not (isinstance(mod.Model, type) and issubclass(mod.Model, torch.nn.Module)):
@@ -214,9 +214,9 @@ def check_task_job(p:dict, # the job's parameters: `code`, the task's program
         except _TaskProblem as e:
             first = first or str(e)
             continue
-        return dict(status='ok', inputs=[_describe(x) for x in inputs], init=_one_line(repr(init), 200), mode=device,
+        return dict(status='ok', inputs=[_describe(x) for x in inputs], init=one_line(repr(init), 200), mode=device,
                     note=f"on meta: {first}" if first else '')
-    return dict(status='invalid', reason=_one_line(first))
+    return dict(status='invalid', reason=one_line(first))
 
 # %% ../nbs/01_tasks.ipynb #b45dc99e
 def check_tasks(tasks:list, # `Task`s to validate

@@ -11,40 +11,52 @@ import copy, itertools, math, statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 from .core import Task, Candidate, EvalResult, Record
-from .sandbox import _one_line
+from .sandbox import one_line
 from .policy import apply_policy
 from .static import scan
 from .evalstats import summarize, log_ratio_ci, ref_drift, process_interval, processes_agree
 from .contract import EvalConfig, CALL_FLOOR_S, CALL_RATIO, PHASE, CALL_TIMEOUT, RefRun, CandRun, run_env
-from .tripwires import _same_values, _read_out, _close
+from .job.outputs import same_values, read_out, compare_outputs
 _all_ = ['RefRun', 'CandRun']   # as they were here
 
 # %% auto #0
 __all__ = ['PRECISION_RATIO', 'UNJOINED_RATIO', 'UNJOINED_MS', 'DRIFT_TOL', 'MAY_VARY', 'static_flags', 'judge', 'event_pairs',
-           'may_vary', 'needs_process', 'merge_processes', 'RefRun', 'CandRun']
+           'unjoined', 'may_vary', 'needs_process', 'merge_processes', 'RefRun', 'CandRun']
 
 # %% ../nbs/03i_verdict.ipynb #c627ef9a
 def _compare(ref_path, cand_path, atol, rtol):
-    "(ok, one-line reason, max abs error) for one saved candidate output against the saved reference (`tripwires._close`)."
-    return _close(_read_out(ref_path), _read_out(cand_path), atol, rtol)
+    "(ok, one-line reason, max abs error) for one saved candidate output against the saved reference (`job.outputs.compare_outputs`)."
+    return compare_outputs(read_out(ref_path), read_out(cand_path), atol, rtol)
 
 # %% ../nbs/03i_verdict.ipynb #43d070cb
-PRECISION_RATIO = 100.0   # flag `precision` when the candidate's error exceeds this many times float32's own (or 1e-6 of the output's scale, or 1e-4 of atol)
+# flag `precision` when the candidate's error exceeds this many times float32's own (or 1e-6 of the output's scale, or 1e-4 of atol)
+PRECISION_RATIO = 100.0
 
 def _precision_floor(r32:list, scale:float, atol:float)->float:
-    "The error a float32 program may have here: float32's own against float64 (torch's defaults), at least 1e-6 of the output's scale and 1e-4 of atol."
+    ("The error a float32 program may have here: float32's own against float64 (torch's defaults), at least 1e-6 of the output's scale and 1e-4 of "
+     "atol.")
     return max(max([x for x in r32 if x is not None], default=0.0), 1e-6 * scale, 1e-4 * atol, 1e-30)
 
 # %% ../nbs/03i_verdict.ipynb #7f759b23
-def static_flags(code:str, ref:str|None=None)->tuple:
+def static_flags(code:str, # the candidate's source
+                 ref:str|None=None, # the reference's source (its own findings are not the candidate's)
+                )->tuple:
     "(flags, findings) of the static scan: `static:<rule>` per rule found, and `[rule, id, line, text]` per finding."
     try: fs = scan(code, ref)
     except SyntaxError: return [], []
-    except Exception as e: return [], [['scan_failed', '', 0, _one_line(f"{type(e).__name__}: {e}")]]
+    except Exception as e: return [], [['scan_failed', '', 0, one_line(f"{type(e).__name__}: {e}")]]
     return list(dict.fromkeys(f"static:{f.rule}" for f in fs)), [[f.rule, f.cheat, f.line, f.text] for f in fs]
 
 # %% ../nbs/03i_verdict.ipynb #c2ea5c29
-def judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:Path, cfg:EvalConfig, device:str, device_name:str,
+def judge(task:Task, # the task (its reference program)
+          cand:Candidate, # the candidate
+          ref_out, # the `sandbox.Outcome` of its task's reference work (a `RefRun` as its value)
+          cand_out, # the `sandbox.Outcome` of its job (a `CandRun` as its value)
+          ref_dir:Path, # the folder of the reference outputs
+          cand_dir:Path, # the folder of the candidate's outputs
+          cfg:EvalConfig, # how candidates are checked and timed
+          device:str, # 'cpu' or 'cuda'
+          device_name:str, # the device's name, as the result records it
           static:tuple|None=None, # `static_flags(cand.code, task.code)` when the caller has it already
          )->EvalResult:
     "Turn the two jobs' outcomes into an `EvalResult`: the harness's verdict and flags, the static scan's flags, then the policy's decision."
@@ -56,7 +68,8 @@ def judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:P
     if r.verdict != 'ok' and not r.failure: r.failure = 'candidate'
     return r
 
-UNJOINED_RATIO, UNJOINED_MS = 1.5, 0.05   # flag `unjoined_stream` when a candidate's synced time exceeds its event time by this ratio and by this much more than the reference's does
+# flag `unjoined_stream` when a candidate's synced time exceeds its event time by this ratio and by this much more than the reference's does
+UNJOINED_RATIO, UNJOINED_MS = 1.5, 0.05
 # flag `ref_drift` when the reference is slower in the rounds or after them than alone before them by more than this (a fraction) and
 # beyond its CI. CUDA: the GPU hosts' vCPUs switch between two speeds ~1.7x apart, so a launch-bound reference moves up
 # to ~1.8x between two moments of one job with no effect of the candidate's (results/2026-11-25-drift-noise); on the CPU
@@ -67,10 +80,11 @@ DRIFT_TOL = {'cuda': 1.0, 'cpu': 0.15}
 def event_pairs(times:list, # ms per call of each sample (synced)
                 events:list|None, # the same samples' event times, None where a sample has none
                )->list:
-    "(synced, event) ms per call of every sample that has an event time: what `_unjoined` judges (and `benchmarks/unjoined_samples.py` logs)."
+    "(synced, event) ms per call of every sample that has an event time: what `unjoined` judges (and `benchmarks/unjoined_samples.py` logs)."
     return [(s, e) for s, e in zip(times, events or []) if e is not None]
 
-def _unjoined(v:CandRun)->float|None:
+def unjoined(v:CandRun, # a candidate job's `CandRun`
+            )->float|None:
     """How much longer (ms per call, median over the event samples) the candidate's synced time is than its event time,
     beyond the reference's own gap; None when it is not suspicious. Suspicious: the synced time's median is over
     `UNJOINED_RATIO` x the event time's, and *every* event sample's gap is more than `UNJOINED_MS` beyond the reference's
@@ -87,11 +101,12 @@ def _unjoined(v:CandRun)->float|None:
 
 # %% ../nbs/03i_verdict.ipynb #43ba3c45
 def _constancy(ref_dir:Path, cand_dir:Path, n:int, floor:float)->str|None:
-    "'input_independent' when the candidate's outputs are the same for every seed but the reference's vary beyond float rounding; 'constant_output' when both are constant; else None."
+    ("'input_independent' when the candidate's outputs are the same for every seed but the reference's vary beyond float rounding; "
+     "'constant_output' when both are constant; else None.")
     if n < 2: return None
-    cs = [_read_out(cand_dir/f'cand_{i}.pt') for i in range(n)]
-    if not all(_same_values(cs[0], c) for c in cs[1:]): return None
-    rs = [_read_out(ref_dir/f'ref_{i}.pt').double() for i in range(n)]
+    cs = [read_out(cand_dir/f'cand_{i}.pt') for i in range(n)]
+    if not all(same_values(cs[0], c) for c in cs[1:]): return None
+    rs = [read_out(ref_dir/f'ref_{i}.pt').double() for i in range(n)]
     spread = max((r - rs[0]).abs().nan_to_num(0.0).max().item() if r.numel() else 0.0 for r in rs[1:])
     return 'constant_output' if spread <= PRECISION_RATIO * floor else 'input_independent'
 
@@ -105,7 +120,8 @@ def _job_failure(ref_out, # the reference job's `Outcome`
     if not ref_out.ok: return 'error', f"reference failed ({ref_out.status}): {ref_out.reason}", 'harness'
     ph = [l[len(PHASE):].strip() for l in cand_out.log.splitlines() if l.startswith(PHASE)]
     if not cand_out.ok and ph and ph[-1] == 'reference':
-        return ('timeout' if cand_out.status == 'timeout' else 'error'), f"candidate job, before any candidate code ran ({cand_out.status}): {cand_out.reason}", 'harness'
+        return (('timeout' if cand_out.status == 'timeout' else 'error'),
+                f"candidate job, before any candidate code ran ({cand_out.status}): {cand_out.reason}", 'harness')
     if cand_out.status == 'timeout':
         return 'timeout', f"candidate: {cand_out.reason}" + (f" (in phase '{ph[-1]}')" if ph else ''), 'candidate'
     if cand_out.status == 'crash' and CALL_TIMEOUT in cand_out.log:   # stopped by its per-call time limit
@@ -129,7 +145,7 @@ def _evidence(v:CandRun)->tuple:
     return flags, meta
 
 # %% ../nbs/03i_verdict.ipynb #2fbabe38
-def _out_mismatch(outs:list, # `CandRun.outs`: the candidate's output per check seed (`_describe_out`)
+def _out_mismatch(outs:list, # `CandRun.outs`: the candidate's output per check seed (`describe_out`)
                   want:list, # `RefRun.outs`: the reference's
                  )->str|None:
     "The reason the first check seed's output is not a plain tensor like the reference's (shape, dtype, device class); None when all are."
@@ -154,14 +170,16 @@ def _speedups(v:CandRun, rv:RefRun)->tuple:
     for b, xs in rv.timings.items():
         timings[b] = summarize(xs); speed[b] = timings[b].median_ms / tc.median_ms if tc.median_ms > 0 else None
         ci[b] = log_ratio_ci(xs, v.cand)
-    return timings, speed, {b: [round(math.exp(lo), 4), round(math.exp(hi), 4)] for b, (lo, hi) in ci.items() if speed.get(b) and math.isfinite(lo) and math.isfinite(hi)}
+    return timings, speed, {b: [round(math.exp(lo), 4), round(math.exp(hi), 4)] for b, (lo, hi) in ci.items() if speed.get(b) and math.isfinite(lo)
+                            and math.isfinite(hi)}
 
 # %% ../nbs/03i_verdict.ipynb #84b58583
 def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:Path, cfg:EvalConfig, device:str, device_name:str)->EvalResult:
     "The harness's own verdict and flags from the two jobs' outcomes."
     base = dict(candidate_id=cand.id, task_id=task.id, device=device_name, env=run_env(device),
-                meta={'cfg': {k: v for k, v in cfg.to_dict().items() if k in ('atol', 'rtol', 'n_seeds', 'threads', 'ci_target', 'policy', 'processes', 'repeat_all')}})
-    def res(verdict, reason, correct=None, **kw): return EvalResult(verdict=verdict, correct=correct, reason=_one_line(reason), **base, **kw)
+                meta={'cfg': {k: v for k, v in cfg.to_dict().items() if k in ('atol', 'rtol', 'n_seeds', 'threads', 'ci_target', 'policy',
+                                                                              'processes', 'repeat_all')}})
+    def res(verdict, reason, correct=None, **kw): return EvalResult(verdict=verdict, correct=correct, reason=one_line(reason), **base, **kw)
     if (fail := _job_failure(ref_out, cand_out)): return res(*fail[:2], failure=fail[2])
     v, rv = CandRun.from_dict(cand_out.value), RefRun.from_dict(ref_out.value)
     if v.tamper:
@@ -181,7 +199,9 @@ def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:
         if not ok: return res('incorrect', f"seed {i}: {why}", False, flags=flags)
         errs.append(err)
     if v.skipped:   # the job saw a mismatch the saved outputs don't show: what it read was the candidate's doing
-        return res('error', f"its job skipped the timing on a mismatch the judge does not find ({v.skipped}); the candidate's code changed what the job compared", False, flags=flags)
+        return res('error',
+                   f"its job skipped the timing on a mismatch the judge does not find ({v.skipped}); the candidate's code changed what the job "
+                   f"compared", False, flags=flags)
     # a candidate that passes the tolerance but is far less exact than float32 computes in lower precision (fp16, bf16,
     # TF32...): flagged, as is its error against the float32 reference's own error against float64
     r32 = [o.get('err32') for o in rv.outs]
@@ -191,8 +211,9 @@ def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:
         if max(errs) > PRECISION_RATIO * floor: flags.append('precision')
     if (c := _constancy(ref_dir, cand_dir, len(v.outs), floor)): flags.append(c)
     if v.timed_mismatch:
-        return res('incorrect', f"{v.timed_mismatch} of {v.timed_checked} timed outputs differ from the reference's on the same inputs", False, flags=flags + ['timed_output_mismatch'])
-    if (gap := _unjoined(v)) is not None: flags.append('unjoined_stream'); base['meta']['unjoined_ms'] = round(gap, 4)
+        return res('incorrect', f"{v.timed_mismatch} of {v.timed_checked} timed outputs differ from the reference's on the same inputs", False,
+                   flags=flags + ['timed_output_mismatch'])
+    if (gap := unjoined(v)) is not None: flags.append('unjoined_stream'); base['meta']['unjoined_ms'] = round(gap, 4)
     # the reference alone, timed the same way before the rounds and after them, is only a diagnostic of side effects
     if v.patched: flags.append('patched_torch'); base['meta']['patched'] = v.patched   # T9 whatever the timings say
     # (a candidate's later processes time no reference alone: the drift check is its first process's)
@@ -201,9 +222,11 @@ def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:
     timings, speed, base['meta']['speedup_ci'] = _speedups(v, rv)
     if not rv.fp64: flags.append('fp32_reference')
     clean, paired = timings.get('eager_clean'), timings['eager_paired']
-    meta = dict(base['meta'], max_abs_err=max(errs) if errs else 0.0, ref_drift=round(paired.median_ms / clean.median_ms - 1, 4) if clean and clean.median_ms > 0 else None,
+    meta = dict(base['meta'], max_abs_err=max(errs) if errs else 0.0,
+                ref_drift=round(paired.median_ms / clean.median_ms - 1, 4) if clean and clean.median_ms > 0 else None,
                 calls_per_sample=v.calls, phase_s=v.phase_s, ref_notes=rv.notes + v.notes, warm_s=v.warm_s,
-                timed_checked=v.timed_checked, changed=v.changed, locked_s=v.locked_s, lock_at=v.lock_at, ref_locked_s=rv.locked_s, ref_lock_at=rv.lock_at, holds=v.holds, ref_holds=rv.holds, build_free_s=v.build_free_s, compiles=v.compiles, job_s=cand_out.seconds,
+                timed_checked=v.timed_checked, changed=v.changed, locked_s=v.locked_s, lock_at=v.lock_at, ref_locked_s=rv.locked_s,
+                ref_lock_at=rv.lock_at, holds=v.holds, ref_holds=rv.holds, build_free_s=v.build_free_s, compiles=v.compiles, job_s=cand_out.seconds,
                 ref_job_s=ref_out.seconds)
     base['meta'] = meta
     why = f"correct on {len(errs)} seeds and {v.timed_checked} timed calls; eager {speed['eager']:.3g}x" if speed['eager'] else 'correct'
@@ -214,7 +237,8 @@ def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:
 # %% ../nbs/03i_verdict.ipynb #a25ec1f4
 MAY_VARY = ('static:cuda_graph', 'static:backend_flags', 'static:ptr_cache', 'output_reused', 'build_failed')   # and every 'changed:*' flag
 
-def may_vary(flags)->bool:
+def may_vary(flags, # a candidate's flags
+            )->bool:
     "Do a result's flags (a list, or a space-separated string) say the candidate's own speed may change from one process to another?"
     return any(f in MAY_VARY or f.startswith('changed:') for f in (flags.split() if isinstance(flags, str) else flags))
 
@@ -234,7 +258,8 @@ def needs_process(ps:list, # per process so far (speedup, lo, hi) of the eager b
 
 # %% ../nbs/03i_verdict.ipynb #f1bcc361
 def _proc(r:EvalResult, first:EvalResult)->dict:
-    "What `meta['processes']` keeps of one process's result: its verdict, speedups and times, and its holds of the lock (the run's timeline counts every process)."
+    ("What `meta['processes']` keeps of one process's result: its verdict, speedups and times, and its holds of the lock (the run's timeline counts "
+     "every process).")
     t = r.timings
     return dict(verdict=r.verdict, speedups={b: round(s, 4) for b, s in r.speedups.items() if s}, ci=r.meta.get('speedup_ci', {}),
                 cand_ms=t['candidate'].median_ms if 'candidate' in t else None, ref_ms=t['eager'].median_ms if 'eager' in t else None,
@@ -253,7 +278,7 @@ def merge_processes(rs:list, # the judged results of one candidate, one per proc
     bad = next((j for j, r in enumerate(rs) if r.verdict != 'ok'), None)
     if bad is not None:
         r = copy.deepcopy(rs[bad])
-        if k > 1: r.reason = _one_line(f"process {bad + 1} of {k}: {r.reason}")
+        if k > 1: r.reason = one_line(f"process {bad + 1} of {k}: {r.reason}")
         r.meta['processes'] = procs
         return r
     r = copy.deepcopy(first)
@@ -269,7 +294,8 @@ def merge_processes(rs:list, # the judged results of one candidate, one per proc
     r.flags = list(dict.fromkeys(f for x in rs for f in x.flags)) + (['process_variable'] if var else [])
     if k > 1:
         h = r.meta.get('harness') or r.meta   # the harness's own reason, which the policy starts from again
-        why = f"{k} processes: eager " + ', '.join(f"{p['speedups'].get('eager', 0):.3g}x" for p in procs) + (f" (process-variable: {', '.join(var)})" if var else '')
-        if 'harness' in r.meta: h['reason'] = _one_line(f"{h['reason']}; {why}")
-        r.reason = _one_line(f"{r.reason}; {why}")
+        why = (f"{k} processes: eager " + ', '.join(f"{p['speedups'].get('eager', 0):.3g}x" for p in procs)
+               + (f" (process-variable: {', '.join(var)})" if var else ''))
+        if 'harness' in r.meta: h['reason'] = one_line(f"{h['reason']}; {why}")
+        r.reason = one_line(f"{r.reason}; {why}")
     return apply_policy(r, policy)   # the rewarded baseline again, from the merged speedups and every process's flags

@@ -218,10 +218,10 @@ def test_completion_limit_refuses_a_missing_store(tmp_path, capsys):
 
 def test_switch_overhead_prints_each_cost(capsys):
     from benchmarks import switch_overhead
-    from cudal1_nb.tripwires import _switches
+    from cudal1_nb.job.switches import switches
     switch_overhead.main(['--n', '50', '--repeat', '1'])
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith(f"{len(_switches())} switches, found in ") and len(out) == 6
+    assert out[0].startswith(f"{len(switches())} switches, found in ") and len(out) == 6
     costs = [float(x) for l in out[1:] for x in re.findall(r'([\d.]+) us', l)]
     assert len(costs) == 6 and all(c > 0 for c in costs)
 

@@ -88,7 +88,7 @@ def _numbers(text:str)->list: return re.findall(r"\d*\.\d{3,}|\d{5,}", text)
 def test_feedback_never_leaks(env):
     "A program that raises with its check seed and input values, one with wrong outputs: the text holds no seed, no input, no reference output."
     import types
-    from cudal1_nb.timing import _inputs, _build
+    from cudal1_nb.job.setup import seeded_inputs, seeded_model
     o = env.reset(TASK); ol = env.step(o.episode_id, fenced(LEAK))
     o = env.reset(TASK); ow = env.step(o.episode_id, fenced(WRONG))
     assert (ol.verdict, ow.verdict) == ('error', 'incorrect')
@@ -101,8 +101,8 @@ def test_feedback_never_leaks(env):
     mod = types.ModuleType('reference'); exec(env.tasks[TASK].code, mod.__dict__)   # the suite's own (trusted) reference: its inputs, outputs
     vals = []
     for i in range(n):
-        xs = _inputs(mod, mix_seed(secrets[0], TASK, 'check', i), 'cpu')
-        y = _build(mod, 'Model', mod.get_init_inputs(), mix_seed(secrets[0], TASK, 'init'))(*xs)
+        xs = seeded_inputs(mod, mix_seed(secrets[0], TASK, 'check', i), 'cpu')
+        y = seeded_model(mod, 'Model', mod.get_init_inputs(), mix_seed(secrets[0], TASK, 'init'))(*xs)
         vals += xs[0].flatten()[:6].tolist() + y.flatten()[:6].tolist()
     numel = str(2048 * 512)
     for fb in (ol.feedback, ow.feedback, ol.prompt, ow.prompt):

@@ -5,22 +5,23 @@ from pathlib import Path
 from conftest import ROOT
 
 MAX_LINES = 450
-# harness modules still over the limit: splitting one changes `harness_version()`, which stales every GPU figure measured
-# on it, so they are split together with the next change of the harness and measured again then
-OVER = {'eval': 571, 'tripwires': 612}
+
+
+def _modules()->dict:
+    "Dotted module name (under the package) -> path, for every module of the package and its subpackages (`job.run`...)."
+    root = ROOT/'cudal1_nb'
+    return {'.'.join(p.relative_to(root).with_suffix('').parts): p for p in sorted(root.rglob('*.py'))
+            if not p.stem.startswith('_') and '__pycache__' not in p.parts}
 
 
 def test_no_module_over_450_lines():
-    sizes = {p.stem: len(p.read_text().splitlines()) for p in (ROOT/'cudal1_nb').glob('*.py') if not p.stem.startswith('_')}
-    over = {m: n for m, n in sizes.items() if n > MAX_LINES and n > OVER.get(m, 0)}
+    sizes = {m: len(p.read_text().splitlines()) for m, p in _modules().items()}
+    assert 'job.run' in sizes   # the subpackage is counted
+    over = {m: n for m, n in sizes.items() if n > MAX_LINES}
     assert not over, f"modules over {MAX_LINES} lines (split them by subject): {over}"
-    assert all(sizes.get(m, 0) > MAX_LINES for m in OVER), f"a module in OVER is within {MAX_LINES} lines now: take it out of OVER"
 
 
 MAX_COLS = 150
-# modules still holding lines over 150 characters: the harness modules (editing one changes `harness_version()`, which stales
-# every GPU figure measured on it, so they are wrapped with the next change of the harness)
-WIDE = {'sandbox', 'device', 'contract', 'tripwires', 'timing', 'builds', 'jobs', 'eval', 'evalstats', 'verdict', 'policy', 'static'}
 
 
 def _long_lines(p:Path)->list:
@@ -31,23 +32,15 @@ def _long_lines(p:Path)->list:
 
 
 def test_no_line_over_150_characters():
-    mods = {p.stem: p for p in (ROOT/'cudal1_nb').glob('*.py') if p.stem not in ('__init__', '_modidx')}
-    wide = {m: _long_lines(p)[:5] for m, p in mods.items() if m not in WIDE and _long_lines(p)}
+    wide = {m: _long_lines(p)[:5] for m, p in _modules().items() if _long_lines(p)}
     assert not wide, f"lines over {MAX_COLS} characters (wrap them inside brackets, or split strings): {wide}"
-    assert all(_long_lines(mods[m]) for m in WIDE if m in mods), f"a module in WIDE has no line over {MAX_COLS} now: take it out of WIDE"
-
-
-# modules with public parameters still without a docment: harness modules (editing one changes `harness_version()`, see WIDE);
-# every other module has a docment on each public parameter
-UNDOCUMENTED = {'builds', 'contract', 'eval', 'evalstats', 'policy', 'sandbox', 'static', 'verdict'}
 
 
 def test_public_parameters_have_docments():
     import importlib, inspect
     from fastcore.docments import docments
     missing = []
-    names = sorted(p.stem for p in (ROOT/'cudal1_nb').glob('*.py') if not p.stem.startswith('_') and p.stem not in UNDOCUMENTED)
-    for name in names:
+    for name in _modules():
         mod = importlib.import_module(f'cudal1_nb.{name}')
         fns = [(n, o) for n, o in vars(mod).items() if inspect.isfunction(o) and not n.startswith('_')]
         fns += [(f"{n}.{a}", f) for n, o in vars(mod).items() if inspect.isclass(o) and not n.startswith('_') for a, f in vars(o).items()
@@ -64,49 +57,21 @@ def test_public_parameters_have_docments():
 # -- private names stay in their module ------------------------------------------------------------------------------------
 # A `_name` is its module's own business: no other module of the package, no benchmark and no test reaches it. A helper that
 # two modules share is public (one definition, a docment on each parameter).
-# Tests may reach the private names of the harness modules, and only theirs: the harness's white-box tests (each global
-# switch's read and put, the timing loop's inputs) must see what it does not expose, and exposing it means editing the
-# harness (a new `harness_version()`). Any other private name a test needs is made public.
-HARNESS = {'sandbox', 'device', 'contract', 'tripwires', 'timing', 'builds', 'jobs', 'eval', 'evalstats', 'verdict', 'policy', 'static'}
+# Tests may reach the private names of the harness modules (`contract.harness_modules()`: the job subpackage's included), and
+# only theirs: the harness's white-box tests (each global switch's read and put, the timing loop's inputs) must see what it
+# does not expose. Any other private name a test needs is made public.
+def _harness()->set:
+    from cudal1_nb.contract import harness_modules
+    return set(harness_modules())
 
-# crossings that involve a harness module, which can't be edited without a new `harness_version()`: importer -> the private
-# names it reaches ('module._name'). They move into the job-process subpackage with the next harness change. The list may
-# only shrink: a crossing not listed fails, and so does a listed one that is gone (take it out).
-PRIVATE_CROSSINGS = {
-    # the harness, between its own layers
-    'builds': {'sandbox._one_line'},
-    'eval': {'sandbox._one_line', 'device._held', 'tripwires._guard_outputs', 'builds._needs_compile', 'builds._build_cost'},
-    'jobs': {'sandbox._one_line', 'device._DeviceLock', 'device._flock', 'builds._watch_builds', 'builds._read_builds',
-             'builds._watch_compiles', 'builds._COMPILES',
-             *(f'tripwires.{n}' for n in ('_Fingerprint', '_ThreadWatch', '_poison', '_Tampered', '_snapshot', '_check_guard',
-                                           '_torch_spaces', '_TorchWatch', '_host_out', '_overlaps', '_save_outs', '_read_out',
-                                           '_close', '_describe_out', '_Guards', '_guard_allocs', '_Watchdog', '_SwitchWatch')),
-             *(f'timing.{n}' for n in ('_setup', '_inputs', '_clone', '_build', '_Timer', '_per_call', '_baseline_fn', '_banded',
-                                        '_job_threads', '_warm', '_overwritten', '_time_loop'))},
-    'timing': {'tripwires._Guards', 'tripwires._overlaps'},
-    'verdict': {'sandbox._one_line', 'tripwires._same_values', 'tripwires._read_out', 'tripwires._close'},
-    # the rest of the package, into the harness
-    'executor': {'sandbox._one_line', 'device._device_name', 'device._arch_env'},
-    'grpo': {'device._flock'},
-    'reward': {'sandbox._one_line'},
-    'rl': {'device._device_name'},
-    'selftrain': {'device._device_name'},
-    'serve_dispatch': {'eval._record', 'sandbox._one_line', 'device._device_name'},
-    'tasks': {'sandbox._one_line'},
-    # benchmarks, into the harness
-    'benchmarks/ray_vs_local.py': {'eval._needs_compile'},
-    'benchmarks/rl_experiment.py': {'device._device_name'},
-    'benchmarks/switch_overhead.py': {f'tripwires.{n}' for n in ('_switches', '_read', '_put', '_SwitchWatch', '_snapshot',
-                                                                 '_check_guard', '_TorchWatch', '_torch_spaces')},
-    'benchmarks/unjoined_samples.py': {'verdict._unjoined'},
-}
+HARNESS = _harness()
 
 
 def _private(n:str)->bool: return n.startswith('_') and not n.startswith('__')
 
 
 def private_uses(src:str, # a Python file's text
-                 mods:set, # the package's module names
+                 mods:set, # the package's module names, dotted under the package (`core`, `job`, `job.run`...)
                  here:str|None=None, # the package module `src` is (its own private names don't count)
                  pkg:str='cudal1_nb', # the package's name
                 )->dict:
@@ -114,24 +79,35 @@ def private_uses(src:str, # a Python file's text
     try: tree = ast.parse(src)
     except SyntaxError: return {}   # a fixture that is not Python on purpose
     out, alias = {}, {}             # alias: a local name bound to a package module -> that module
+    base = here.split('.')[:-1] if here else []   # the package `here` is in, as a relative import starts from it
     def hit(m, n, ln):
         if m in mods and m != here and _private(n): out.setdefault(f'{m}.{n}', ln)
+    def absolute(n):   # an ImportFrom's module, dotted under the package ('' for the package itself), or None outside it
+        mod = n.module or ''
+        if not n.level:
+            if mod != pkg and not mod.startswith(pkg + '.'): return None
+            return mod[len(pkg):].lstrip('.')
+        up = base[:len(base) - (n.level - 1)] if n.level > 1 else base
+        return '.'.join(up + ([mod] if mod else []))
     for n in ast.walk(tree):
         if isinstance(n, ast.ImportFrom):
-            mod = n.module or ''
-            if not n.level:
-                if mod != pkg and not mod.startswith(pkg + '.'): continue
-                mod = mod[len(pkg):].lstrip('.')
-            if mod:
-                for a in n.names: hit(mod.split('.')[0], a.name, n.lineno)
-            else: alias.update({a.asname or a.name: a.name for a in n.names if a.name in mods})
+            mod = absolute(n)
+            if mod is None: continue
+            for a in n.names:
+                sub = f"{mod}.{a.name}" if mod else a.name
+                if sub in mods: alias[a.asname or a.name] = sub   # `from cudal1_nb.job import run as R`
+                elif mod: hit(mod, a.name, n.lineno)
         elif isinstance(n, ast.Import):
             for a in n.names:
                 parts = a.name.split('.')
-                if parts[0] == pkg and len(parts) > 1 and a.asname: alias[a.asname] = parts[1]
-    def module_of(v):   # the package module an expression names: an alias, or `cudal1_nb.m`
+                if parts[0] == pkg and len(parts) > 1 and a.asname: alias[a.asname] = '.'.join(parts[1:])
+    def module_of(v):   # the package module an expression names: an alias, or `cudal1_nb.m`, `cudal1_nb.job.m`
         if isinstance(v, ast.Name): return alias.get(v.id)
-        if isinstance(v, ast.Attribute) and isinstance(v.value, ast.Name) and v.value.id == pkg: return v.attr
+        if isinstance(v, ast.Attribute):
+            parts = []
+            while isinstance(v, ast.Attribute): parts.append(v.attr); v = v.value
+            if isinstance(v, ast.Name) and v.id == pkg and (m := '.'.join(reversed(parts))) in mods: return m
+            if isinstance(v, ast.Name) and v.id in alias and (m := '.'.join([alias[v.id], *reversed(parts)])) in mods: return m
     for n in ast.walk(tree):
         if isinstance(n, ast.Attribute) and (m := module_of(n.value)): hit(m, n.attr, n.lineno)
         elif (isinstance(n, ast.Call) and len(n.args) >= 2 and isinstance(n.args[1], ast.Constant) and isinstance(n.args[1].value, str)
@@ -140,37 +116,32 @@ def private_uses(src:str, # a Python file's text
 
 
 def test_private_uses_sees_every_kind_of_reach():
-    mods = {'core', 'store', 'tasks', 'rl', 'eval'}
+    mods = {'core', 'store', 'tasks', 'rl', 'eval', 'job', 'job.run', 'job.setup'}
     src = ("from .core import _a, b\nfrom cudal1_nb.store import _s\nfrom cudal1_nb import tasks as T\nimport cudal1_nb.rl as R\n"
            "import cudal1_nb.eval\nx = T._t + R._r + cudal1_nb.eval._e + T.__doc__ + T.pub\n"
            "def f(mp):\n    from . import core\n    mp.setattr(core, '_c', 1)\nfrom .store import _own\nimport numpy as np; np._x\n")
     assert private_uses(src, mods, here='store') == {'core._a': 1, 'tasks._t': 6, 'rl._r': 6, 'eval._e': 6, 'core._c': 9}
     assert private_uses("class Model(nn.Module)\n", mods) == {}
+    sub = ("from ..core import _a\nfrom .setup import _b\nfrom . import setup as S\nfrom cudal1_nb.job import run as R\n"
+           "import cudal1_nb.job.setup as J\nx = S._c + R._d + J._e + cudal1_nb.job.setup._f\nfrom .run import _own\n")
+    assert private_uses(sub, mods, here='job.run') == {'core._a': 1, 'job.setup._b': 2, 'job.setup._c': 6, 'job.setup._e': 6, 'job.setup._f': 6}
+    assert private_uses("from cudal1_nb.job.run import _x\n", mods) == {'job.run._x': 1}
 
 
 def _crossings()->dict:
-    "Importer -> {'module._name': line} over the package, benchmarks/ and tests/."
-    mods = {p.stem for p in (ROOT/'cudal1_nb').glob('*.py') if p.stem != '_modidx'}
-    out = {p.stem: private_uses(p.read_text(), mods, here=p.stem) for p in (ROOT/'cudal1_nb').glob('*.py') if p.stem != '_modidx'}
+    "Importer -> {'module._name': line} over the package (its subpackages included), benchmarks/ and tests/."
+    ms = _modules()
+    out = {m: private_uses(p.read_text(), set(ms), here=m) for m, p in ms.items()}
     for d in ('benchmarks', 'tests'):
-        out.update({str(p.relative_to(ROOT)): private_uses(p.read_text(), mods) for p in sorted((ROOT/d).rglob('*.py'))})
+        out.update({str(p.relative_to(ROOT)): private_uses(p.read_text(), set(ms)) for p in sorted((ROOT/d).rglob('*.py'))})
     return {k: v for k, v in out.items() if v}
 
 
 def test_no_private_name_crosses_modules():
     found = _crossings()
-    beyond = {k: {n for n in v if n.split('.')[0] not in HARNESS} for k, v in found.items() if k.startswith('tests/')}   # tests: harness only
-    bad = [f"{k}:{found[k][n]} reaches {n}" for k, v in sorted(found.items()) if not k.startswith('tests/')
-           for n in sorted(set(v) - PRIVATE_CROSSINGS.get(k, set()))]
+    assert 'job.run' in HARNESS and 'eval' in HARNESS
+    beyond = {k: {n for n in v if n.rsplit('.', 1)[0] not in HARNESS} for k, v in found.items() if k.startswith('tests/')}   # tests: harness only
+    bad = [f"{k}:{found[k][n]} reaches {n}" for k, v in sorted(found.items()) if not k.startswith('tests/') for n in sorted(v)]
     bad += [f"{k}:{found[k][n]} reaches {n} (tests reach private names of harness modules only)" for k, v in sorted(beyond.items())
             for n in sorted(v)]
     assert not bad, "private names used outside their module (make the shared helper public):\n" + '\n'.join(bad)
-
-
-def test_private_crossings_only_shrink():
-    found = _crossings()
-    gone = [f"{k}: {n}" for k, v in sorted(PRIVATE_CROSSINGS.items()) for n in sorted(v - set(found.get(k, {})))]
-    assert not gone, "listed in PRIVATE_CROSSINGS but no longer used: take them out of the list\n" + '\n'.join(gone)
-    stem = lambda k: k.split('/')[-1].removesuffix('.py')
-    not_harness = [f"{k}: {n}" for k, v in PRIVATE_CROSSINGS.items() for n in v if stem(k) not in HARNESS and n.split('.')[0] not in HARNESS]
-    assert not not_harness, f"PRIVATE_CROSSINGS holds only crossings that involve a harness module: {not_harness}"

@@ -1,11 +1,11 @@
-"""torch's global switches: every one a program can set is in the harness's snapshot (`tripwires._switches`), which
+"""torch's global switches: every one a program can set is in the harness's snapshot (`job.switches.switches`), which
 sees a change to it and puts it back. The walks here are the test's own, not the harness's discovery: when a torch
 upgrade adds a switch the snapshot misses, they fail, naming it; whatever they find that is no switch is listed below
 with the reason."""
 import importlib, inspect, pkgutil, re, sys, types, warnings
 import pytest
 import torch
-from cudal1_nb import tripwires as T
+from cudal1_nb.job import switches as T
 
 SKIP_MODULES = {'torch.backends.xeon.run_cpu': 'a launcher script (`python -m`): no state of the process that imports it'}
 
@@ -101,16 +101,16 @@ def _setter_functions():
 
 def _change(change, moved=None)->str:
     """Run `change()`: 'raised', 'no-op' (`moved()` false; without `moved`, the snapshot saw no change), '' when the
-    snapshot saw the change and `_put` undid it, else what went wrong."""
-    before = T._read()
+    snapshot saw the change and `put_switches` undid it, else what went wrong."""
+    before = T.read_switches()
     try:
         with warnings.catch_warnings(): warnings.simplefilter('ignore'); change()
-    except Exception: T._put(before); return 'raised'
-    seen = T._read() != before
-    if not (moved() if moved else seen): T._put(before); return 'no-op'
-    if not seen: T._put(before); return 'the snapshot did not see the change'
-    left = T._put(before)
-    return f"not put back: {left}" if left or T._read() != before else ''
+    except Exception: T.put_switches(before); return 'raised'
+    seen = T.read_switches() != before
+    if not (moved() if moved else seen): T.put_switches(before); return 'no-op'
+    if not seen: T.put_switches(before); return 'the snapshot did not see the change'
+    left = T.put_switches(before)
+    return f"not put back: {left}" if left or T.read_switches() != before else ''
 
 
 def _wrong(results:list)->str|None:
@@ -154,8 +154,8 @@ def test_every_backends_setter_function_is_watched_and_put_back():
 
 
 def test_every_setter_of_torch_is_a_switch_or_listed():
-    "A setter torch or torch._C gains in an upgrade fails here until it is a switch (`tripwires._paired`) or listed in NOT_SETTERS with a reason."
-    where = {w for s in T._switches() for w in s.where}
+    "A setter torch or torch._C gains in an upgrade fails here until it is a switch (`job.switches._paired`) or listed in NOT_SETTERS with a reason."
+    where = {w for s in T.switches() for w in s.where}
     found = {f'{mod.__name__}.{k}' for mod in (torch, torch._C) for k, f in vars(mod).items()
              if re.fullmatch(r'_?(set|use)_\w+', k) and callable(f) and not isinstance(f, type) and not k.startswith('_use_')}
     assert not found - where - set(NOT_SETTERS), sorted(found - where - set(NOT_SETTERS))
@@ -164,34 +164,34 @@ def test_every_setter_of_torch_is_a_switch_or_listed():
 
 def test_function_set_switches_are_read_and_put_back():
     "The switches torch sets by functions: one change of each kind, all seen, all put back."
-    before, names = T._read(), [s.name for s in T._switches()]
+    before, names = T.read_switches(), [s.name for s in T.switches()]
     torch.set_num_threads(torch.get_num_threads() + 1); torch.set_default_dtype(torch.float64); torch.set_grad_enabled(False)
     torch.use_deterministic_algorithms(True, warn_only=True); torch.set_float32_matmul_precision('medium'); torch.set_default_device('meta')
     torch.set_autocast_enabled('cpu', True); torch.autograd.set_detect_anomaly(True); torch.set_flush_denormal(True)
     torch.backends.python_native.disable_operations('scaled_mm')
     try:
-        changed = {n for n, a, b in zip(names, before, T._read()) if a != b}
+        changed = {n for n, a, b in zip(names, before, T.read_switches()) if a != b}
         want = {'threads', 'default_dtype', 'grad_enabled', 'deterministic_algorithms', 'matmul_precision', 'default_device', 'autocast_cpu',
                 'anomaly_enabled', 'python_native_disabled', 'torch_function_modes'} | ({'flush_denormal'} if T._denormals_flushed() else set())
         assert want <= changed, want - changed
-    finally: left = T._put(before)
-    assert not left and T._read() == before, left
+    finally: left = T.put_switches(before)
+    assert not left and T.read_switches() == before, left
     assert (torch.get_default_dtype(), torch.is_grad_enabled(), torch.are_deterministic_algorithms_enabled(), torch.get_default_device().type) == (torch.float32, True, False, 'cpu')
 
 
 def test_read_only_state_is_seen():
     "Inference mode entered and never left cannot be put back, but it is seen."
-    w = T._SwitchWatch()
+    w = T.SwitchWatch()
     g = torch.inference_mode(); g.__enter__()
     try: w.check()
     finally: g.__exit__(None, None, None)
-    assert 'inference_mode' in w.changed and T._read() == w.before, w.changed
+    assert 'inference_mode' in w.changed and T.read_switches() == w.before, w.changed
 
 
 def test_a_torch_release_without_a_switch_module_still_snapshots(monkeypatch):
     "A switch that reads a module this torch release lacks (torch._native on torch 2.11) is left out; the rest are still found."
     import sys, torch
-    from cudal1_nb import tripwires
+    from cudal1_nb.job import switches as tripwires
     names = {s.name for s in tripwires._other()}
     monkeypatch.setitem(sys.modules, 'torch._native', None)   # importing it now raises ImportError, as on a release without it
     left = {s.name for s in tripwires._other()}
