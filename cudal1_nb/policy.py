@@ -14,8 +14,8 @@ from .stats import interval_call
 from .static import RULES
 
 # %% auto #0
-__all__ = ['CHECKS', 'MATCHING', 'POLICIES', 'finding_id', 'Policy', 'get_policy', 'apply_policy', 'rewarded_speedup',
-           'speedup_call', 'is_win']
+__all__ = ['CHECKS', 'SWITCH_KINDS', 'MATCHING', 'POLICIES', 'finding_id', 'Policy', 'get_policy', 'apply_policy',
+           'rewarded_speedup', 'speedup_call', 'is_win']
 
 # %% ../nbs/03c_policy.ipynb #e23a034b
 CHECKS = {   # dynamic check (an `EvalResult` flag) -> (catalog id, what it means)
@@ -43,6 +43,28 @@ CHECKS = {   # dynamic check (an `EvalResult` flag) -> (catalog id, what it mean
                       'it returned the same output buffer from different calls (pre-allocated output): each output is judged as it was at return'),
 }
 
+_PREC = 'float32 work in a lower precision'
+SWITCH_KINDS = {   # torch's global switch (as `changed:<switch>` names it) -> (what changing it does to the candidate's calls, why)
+    # precision: float32 work done in a lower precision (rejected under `strict`, whatever its speed)
+    **{k: ('precision', f"{_PREC}: TF32 tensor cores or bfloat16 passes") for k in (
+        'matmul_tf32', 'cudnn_tf32', 'onednn_allow_tf32', 'matmul_precision', 'fp32_precision', 'cuda_matmul_fp32_precision',
+        'cudnn_fp32_precision', 'cudnn_conv_fp32_precision', 'cudnn_rnn_fp32_precision', 'mkldnn_fp32_precision',
+        'mkldnn_matmul_fp32_precision', 'mkldnn_conv_fp32_precision', 'mkldnn_rnn_fp32_precision')},
+    **{k: ('precision', 'half-precision sums: reductions or accumulation in float16/bfloat16') for k in (
+        'fp16_reduced', 'bf16_reduced', 'cublas_allow_fp16_accumulation', 'cpu_allow_fp16_reduced_precision_reduction',
+        'math_sdp_allow_fp16_bf16_reduction')},
+    'default_dtype': ('precision', "new tensors in another floating type (the candidate's own, lower or higher)"),
+    'flush_denormal': ('precision', 'denormal floats flushed to zero'),
+    # algorithm: the same computation at the same precision by another algorithm (flagged; allowed under `strict`)
+    'cudnn_benchmark': ('algorithm', "cuDNN times its algorithms for each shape and keeps the fastest; the `cudnn` baseline "
+                                     "measures the reference so too"),
+    'sdp_priority_order': ('algorithm', "the order in which torch tries its attention backends, each computing in the inputs' "
+                                        "dtype (benchmarks/sdp_order.py: who changes it, and each backend's error)"),
+}
+# A switch not named here is `unclassified`: `strict` rejects it until evidence puts it in one of the kinds above. No switch
+# can lower the reference's precision or slow it in the candidate's process: every reference call runs under the switches
+# as they were before the candidate's import (`job.switches`).
+
 def finding_id(flag:str, # a flag (`static:<rule>`, `changed:<switch>` or a dynamic one)
               )->tuple:
     "(catalog id, one-line meaning) of a flag: a dynamic check, `changed:<flag>` or `static:<rule>`."
@@ -50,7 +72,9 @@ def finding_id(flag:str, # a flag (`static:<rule>`, `changed:<switch>` or a dyna
         rule = flag[len('static:'):]
         return RULES[rule] if rule in RULES else ('', f"static rule {rule}")
     if flag.startswith('changed:'):
-        return CHECKS['changed'][0], f"it changed {flag[len('changed:'):]}"
+        k = flag[len('changed:'):]
+        kind, why = SWITCH_KINDS.get(k, ('unclassified', 'not known to leave the precision alone'))
+        return CHECKS['changed'][0], f"it changed {k} ({kind}: {why})"
     return CHECKS.get(flag, ('', flag))
 
 # %% ../nbs/03c_policy.ipynb #0b7009ff
@@ -78,7 +102,7 @@ MATCHING = (('static:cuda_graph', 'cuda_graph'),) + tuple((f"changed:{k}", 'cudn
 
 POLICIES = {
     'strict': Policy('strict', _DYNAMIC | _STATIC_STRICT | {'precision', 'patched_torch'}, MATCHING, reject_changed=True,
-                     own_switches=frozenset({'cudnn_benchmark'})),
+                     own_switches=frozenset(k for k, (kind, _) in SWITCH_KINDS.items() if kind == 'algorithm')),
     'audit': Policy('audit', _DYNAMIC, MATCHING),
 }
 

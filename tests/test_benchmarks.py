@@ -541,3 +541,15 @@ def test_ray_vs_local_one_program_on_the_cpu(tmp_path):
     assert out['ids'] == ['L1/1'] and out['device'] == 'cpu' and out['verdicts_agree'] is True and len(out['runs']) == 4
     assert [(r['rep'], r['executor']) for r in out['runs']] == [(0, 'local'), (0, 'ray'), (1, 'local'), (1, 'ray')]
     assert 'verdicts agree across all runs: True' in p.stdout
+
+
+def test_sdp_order_probes_and_measures_each_backend(tmp_path, capsys):
+    "On the CPU: three fresh-process probes of the attention priority order, then each backend's error against float64."
+    from benchmarks import sdp_order
+    sdp_order.main(['--device', 'cpu', '--json', str(tmp_path/'sdp.json')])
+    got = json.loads((tmp_path/'sdp.json').read_text())
+    assert [p['how'] for p in got['probes']] == ['float32', 'float32', 'autocast'] and all(len(p['before']) == 5 for p in got['probes'])
+    for e in got['errors']:
+        assert isinstance(e['alone:MATH'], float) and e['alone:MATH'] < 1e-5   # float32 math against float64
+        assert any(k.startswith('order:') for k in e) and str(e['alone:CUDNN_ATTENTION']).startswith('n/a')   # no cuDNN on the CPU
+    assert 'one autocast attention call' in capsys.readouterr().out

@@ -17,3 +17,15 @@ def test_cheat_suite_on_cpu(base_dir):
     """Every CPU program of the suite, in one batch, with 0.1 s of timed calls per side (the suite's default, 0.3 s, is the
     GPU run's): no check of these programs needs a longer timing (the Ray executor's tests judge 11 of them at 0.1 s)."""
     check_suite_rows(run_cheat_suite('cpu', budget_s=0.1))
+
+
+def test_each_classified_switch_is_one_torch_has_and_strict_follows_its_kind():
+    "`SWITCH_KINDS` names switches torch has; under `strict` a precision or unclassified switch rejects, an algorithm one flags."
+    from cudal1_nb.policy import SWITCH_KINDS, get_policy
+    from cudal1_nb.job.switches import switches
+    names, strict = {s.name for s in switches()}, get_policy('strict')
+    assert set(SWITCH_KINDS) <= names, set(SWITCH_KINDS) - names
+    for k, (kind, why) in SWITCH_KINDS.items():
+        assert kind in ('precision', 'algorithm') and why
+        assert strict.action(f'changed:{k}') == ('flag' if kind == 'algorithm' else 'cheat'), k
+    assert {k for k in names if strict.action(f'changed:{k}') == 'flag'} == {'cudnn_benchmark', 'sdp_priority_order'}
