@@ -11,7 +11,7 @@ from pathlib import Path
 from .sandbox import start_clock
 
 # %% auto #0
-__all__ = ['LOCK_DIR', 'IDLE_S', 'arch_env', 'device_name', 'device_lock', 'flock', 'timing_waits', 'held']
+__all__ = ['LOCK_DIR', 'IDLE_S', 'arch_env', 'device_name', 'device_lock', 'flock', 'held']
 
 # %% ../nbs/00ab_device.ipynb #4e7538cd
 _re_cc = re.compile(r'\d+\.\d+')
@@ -66,14 +66,13 @@ def device_lock(device:str, # 'cpu' or 'cuda'
 
 # %% ../nbs/00ab_device.ipynb #479d8adf
 def flock(path:str, # the lock file
-          kind:str, # 'ex' (exclusive) or 'sh' (shared)
-          queue:bool=False, # a shared request that queues behind a waiting timing (through the gate) instead of joining the window
-         ):
+           kind:str, # 'ex' (exclusive) or 'sh' (shared)
+          ):
     "An open file holding `kind` of the lock at `path` (released when it is closed, or its process exits); see the windows above."
     import fcntl
     f = open(path, 'a+')
     try:
-        if kind == 'sh' and not queue:
+        if kind == 'sh':
             try: fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB); return f
             except BlockingIOError: pass
         with open(path + '.gate', 'a+') as g:
@@ -81,16 +80,6 @@ def flock(path:str, # the lock file
             fcntl.flock(f, fcntl.LOCK_EX if kind == 'ex' else fcntl.LOCK_SH)
     except BaseException: f.close(); raise
     return f
-
-def timing_waits(path:str, # the lock file
-                )->bool:
-    "Whether a timing waits for the lock at `path`: its gate is held (asked while this process holds the lock shared)."
-    import fcntl
-    with open(path + '.gate', 'a+') as g:
-        try: fcntl.flock(g, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError: return True
-        fcntl.flock(g, fcntl.LOCK_UN)
-    return False
 
 IDLE_S = 1.0   # a GPU whose last timing ended longer ago than this counts as idle: its next timing warms it up first (`CLEAN_WARM_S`)
 

@@ -41,22 +41,20 @@ def ref_job(p:dict, # a `JobPayload` as a dict
     saves = {}
     res = _ref_locked(p, dev, mod, model.to(dev), saves, lock)
     save_outs(saves)
-    res.locked_s, res.lock_at, res.holds = round(time.time() - t_lock - lock.passed_s, 3), round(t_lock, 3), lock.timeline()
+    res.locked_s, res.lock_at, res.holds = round(time.time() - t_lock, 3), round(t_lock, 3), lock.timeline()
     return res.to_dict()
 
-def _ref_locked(p:JobPayload, dev, mod, model, saves:dict, lock=None, between=None)->RefRun:
-    """The device work of `ref_job`, under the run's lock (shared; `lock` is taken exclusively for the baselines' timing);
-    `between` runs after each seed's outputs (default: `lock.let_timing_pass`)."""
+def _ref_locked(p:JobPayload, dev, mod, model, saves:dict, lock=None)->RefRun:
+    "The device work of `ref_job`, under the run's lock (shared; `lock` is taken exclusively for the baselines' timing)."
     import torch
     res = RefRun()
-    _ref_outputs(p, dev, mod, model, saves, res, between or (lock.let_timing_pass if lock is not None else None))
+    _ref_outputs(p, dev, mod, model, saves, res)
     with torch.no_grad(): _ref_baselines(p, dev, mod, model, res, lock)
     return res
 
 # %% ../../nbs/03h_job_run.ipynb #4becf82f
 def _ref_outputs(p:JobPayload, dev, mod, model, saves:dict, # output path -> its CPU copy, written after the device work
-                 res:RefRun, between=None, # () -> None, run after each seed (a waiting timing passes there)
-                ):
+                 res:RefRun):
     "The reference's output for every check seed (float64 where it can), described in `res.outs` and copied into `saves`."
     import torch, copy
     m64 = mtuned = None
@@ -90,7 +88,6 @@ def _ref_outputs(p:JobPayload, dev, mod, model, saves:dict, # output path -> its
             saves[os.path.join(p.out_dir, f'ref_{i}.pt')] = host_out(y_ref, p.idx_seeds[i], p.max_out_elems)
             res.outs.append(d)
             del y, y_ref
-            if between is not None: between()
         res.fp64 = all(d['fp64'] for d in res.outs)
 
 # %% ../../nbs/03h_job_run.ipynb #7153a814
@@ -151,7 +148,7 @@ def cand_job(p:dict, # a `JobPayload` as a dict
     # the reference alone, for the drift check (CPU: 10 calls at least, so a few preempted ones don't move the median)
     side = dict(cfg, budget_s=cfg['budget_s'] / 2, min_trials=max(10, cfg['min_trials']) if dev.type == 'cpu' else max(5, cfg['min_trials'] // 2))
     saves = {}
-    try: ref, ref_side, timer, ref_ms = _cand_reference(p, res, dev, ref_mod, ref, ref_side, mk, cfg, saves, lock)
+    try: ref, ref_side, timer, ref_ms = _cand_reference(p, res, dev, ref_mod, ref, ref_side, mk, cfg, saves)
     except Exception as e:
         if not p.ref_dir: raise
         res.ref_failed = f"{type(e).__name__}: {e}"   # a folded job's reference part: the harness's failure, not the candidate's
@@ -178,34 +175,30 @@ def cand_job(p:dict, # a `JobPayload` as a dict
         cand = seeded_model(cmod, 'ModelNew', init, p.init_seed).to(dev)
         dog.disarm()
         job.guard()
-        lock.let_timing_pass()   # the watchdog disarmed: waiting behind a timing is not the candidate's time
         _cand_locked(job, res, ref_mod, cand, ref, ref_side, ref_ms)
     except Tampered as e:   # nothing it measured or returned counts
-        res.tamper, res.locked_s, res.holds = str(e), round(time.time() - t_lock - lock.free_s - lock.passed_s, 3), lock.timeline()
+        res.tamper, res.locked_s, res.holds = str(e), round(time.time() - t_lock - lock.free_s, 3), lock.timeline()
         return res.to_dict()
     finally:
         res.threads, res.patched, res.changed = list(watch.started), tw.check()[:20], sw.changed
         if timer.cuda: res.persist_l2 = timer.l2.seen
     save_outs(saves)
-    res.locked_s, res.build_free_s, res.holds = round(time.time() - t_lock - lock.free_s - lock.passed_s, 3), round(lock.free_s, 3), lock.timeline()
+    res.locked_s, res.build_free_s, res.holds = round(time.time() - t_lock - lock.free_s, 3), round(lock.free_s, 3), lock.timeline()
     return res.to_dict()
 
 # %% ../../nbs/03h_job_run.ipynb #c60be593
-def _cand_reference(p:JobPayload, res:CandRun, dev, ref_mod, ref, ref_side, mk, cfg:dict, saves:dict, lock)->tuple:
+def _cand_reference(p:JobPayload, res:CandRun, dev, ref_mod, ref, ref_side, mk, cfg:dict, saves:dict)->tuple:
     """Phase 'reference' on the device: (ref, ref_side on the device, the timer, the reference's ms per call from its
-    untimed first calls). A folded job makes the reference outputs here too, on disk before any candidate code runs.
-    Between its pieces a waiting timing passes (`lock.let_timing_pass`)."""
+    untimed first calls). A folded job makes the reference outputs here too, on disk before any candidate code runs."""
     import torch
     ref, ref_side = ref.to(dev), ref_side.to(dev)
-    lock.let_timing_pass()
     if p.ref_dir:   # a folded job: the reference outputs too, made first (a stateful model's first calls, as the candidate's are)
-        res.ref = _ref_locked(replace(p, out_dir=p.ref_dir, baselines=['eager']), dev, ref_mod, ref, saves,
-                              between=lock.let_timing_pass).to_dict()
+        res.ref = _ref_locked(replace(p, out_dir=p.ref_dir, baselines=['eager']), dev, ref_mod, ref, saves).to_dict()
         save_outs(saves); saves.clear()   # on disk before any candidate code runs, not in memory it could search (C8)
     timer = Timer(dev)
     with torch.no_grad():
         if not p.ref_dir:   # the candidate's history: one call per check seed (a folded job's reference outputs made these)
-            for s in p.seeds: poison(ref(*seeded_inputs(ref_mod, s, dev)), ref); lock.let_timing_pass()
+            for s in p.seeds: poison(ref(*seeded_inputs(ref_mod, s, dev)), ref)
         # a fresh process's first calls (first-touch page faults, cold caches, lazy library loads) are untimed work,
         # done here beside other jobs; their time per call bounds the candidate's first calls until the clean time exists
         warm_up([ref_side], mk, dict(cfg, warmup=max(cfg['warmup'], 10), budget_s=0.0), timer.sync)
@@ -285,7 +278,6 @@ def _cand_checks(job:_CandJob, res:CandRun, ref_mod, cand, fp:Fingerprint, ref_m
             alive.append(y)
             saves[os.path.join(p.out_dir, f'cand_{i}.pt')] = host_out(y, p.idx_seeds[i], p.max_out_elems)
         del y, xs, keep
-        job.lock.let_timing_pass()   # between seeds, the watchdog disarmed
     return all(o['is_tensor'] for o in res.outs) and not any(res.mutated), alive
 
 # %% ../../nbs/03h_job_run.ipynb #5e7c0a91

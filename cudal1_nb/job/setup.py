@@ -8,7 +8,7 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/job_setup.html.md"""
 from __future__ import annotations
 import os, time, contextlib
 from ..sandbox import start_clock, steady_malloc
-from ..device import flock, timing_waits, IDLE_S
+from ..device import flock, IDLE_S
 
 # %% auto #0
 __all__ = ['JOB_THREADS', 'warm_cuda', 'DeviceLock', 'job_threads', 'setup_device', 'seeded_inputs', 'clone_args', 'seeded_model']
@@ -46,7 +46,7 @@ class DeviceLock:
     def __init__(self, path, # the lock file (`device.device_lock`)
                  device='cuda', # 'cpu' or 'cuda'
                 ):
-        self.path, self.device, self.free_s, self.holds, self._t, self.passed_s = path, device, 0.0, [], 0.0, 0.0
+        self.path, self.device, self.free_s, self.holds, self._t = path, device, 0.0, [], 0.0
         if device == 'cpu': self.acquire('ex')
     def acquire(self, kind:str='ex', # 'ex' (exclusive) or 'sh' (shared)
                ):
@@ -59,16 +59,6 @@ class DeviceLock:
             self.holds.append([kind, round(self._t, 3), None])
         start_clock()   # the job's time limit counts from the first time it holds the lock, not while it queued
         return self
-    def let_timing_pass(self):
-        """Between two pieces of shared work: where a timing waits for the lock, let go of it and take it shared again
-        behind that timing, through the gate. A timing waits for every shared hold to end, so one job's long untimed work
-        (a float64 reference, a slow first call) would hold back every timing queued meanwhile. Time away: `passed_s`."""
-        if self.device != 'cuda' or DeviceLock.kind != 'sh' or not timing_waits(self.path): return
-        t = time.time()
-        self.release()
-        DeviceLock.f, DeviceLock.kind, self._t = flock(self.path, 'sh', queue=True), 'sh', time.time()
-        self.holds.append(['sh', round(self._t, 3), None])
-        self.passed_s += time.time() - t
     def release(self):
         if DeviceLock.f is None: return
         if self.device == 'cuda':   # none of this job's GPU work may still run when another job takes its turn
