@@ -11,6 +11,13 @@ H100_ON_H100 = RESULTS/'2026-11-26-h100-release-audit-on-h100'/'evals.jsonl.gz' 
 H100_ON_H200 = RESULTS/'2026-11-25-h100-release-audit-on-h200'/'evals.jsonl.gz'
 A100_ON_H100 = RESULTS/'2026-11-21-a100-release-audit-on-h100'/'evals.jsonl.gz'
 os.environ.setdefault('HF_HUB_OFFLINE', '1')
+# Under pytest-xdist each worker judges on a CPU lock of its own: the harness holds the host-wide CPU lock (`device.LOCK_DIR`)
+# from a job's first check to its exit, so with one lock for both workers every evaluation of one worker waited for the
+# other's, and one of the two cores sat idle. A test's own campaign still serializes its jobs on its worker's lock, as on
+# any host; the other worker's tests load the second core as they did before (a timing beside a training test, say).
+# An explicit $CUDAL1_LOCK_DIR is kept.
+if os.environ.get('PYTEST_XDIST_WORKER') and not os.environ.get('CUDAL1_LOCK_DIR'):
+    os.environ['CUDAL1_LOCK_DIR'] = f"/tmp/cudal1-locks-pytest-{os.getppid()}-{os.environ['PYTEST_XDIST_WORKER']}"
 
 
 @pytest.fixture
