@@ -8,7 +8,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT/'results'
 H100 = RESULTS/'2026-11-26-h100-release-audit-on-h100'   # a release audit: its table, evaluations and timeline
 FOUR = RESULTS/'2026-11-27-scaling-four-h200s'            # audits of one release on one, two and four GPUs
-ONE = RESULTS/'2026-11-28-release-audit-one-h200'
+ONE = RESULTS/'2026-11-29-release-audit-one-h200'
 
 
 def _run(*args, module=False, timeout=120):
@@ -262,7 +262,7 @@ def test_unjoined_samples_table_of_a_log(tmp_path):
     assert out[2] == ['honest', '1', '0.000', '0.000', '1.00', '1.00', 'no']
 
 
-KNOWN = RESULTS/'2026-11-28-known-ratio-h200'
+KNOWN = RESULTS/'2026-11-29-known-ratio-h200'
 
 
 def test_known_ratio_table_of_saved_rows():
