@@ -9,12 +9,13 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/widgets.html.md"""
 # %% ../nbs/30_widgets.ipynb #b4d172ae
 from __future__ import annotations
 import html, difflib
+from fastcore.basics import patch
 from .core import BASELINES, counted_speedup
 
 # %% auto #0
-__all__ = ['VariantBrowser', 'leaderboard_html']
+__all__ = ['leaderboard_html', 'VariantBrowser']
 
-# %% ../nbs/30_widgets.ipynb #393d28bb
+# %% ../nbs/30_widgets.ipynb #b935a205
 def _fmt(x)->str: return '—' if x is None else f"{x:.3g}×"
 
 def _ci(e, b:str)->str:
@@ -33,6 +34,32 @@ _CSS = """<style>.cudal1 table.diff{font-family:monospace;font-size:11px;border-
 .cudal1 .diff_chg{background:#ffa}.cudal1 .diff_sub{background:#fcc}.cudal1 td,.cudal1 th{padding:1px 5px;border:1px solid #ddd}
 .cudal1 pre{font-size:11px;max-height:420px;overflow:auto;background:#f7f7f7;padding:4px}</style>"""
 
+# %% ../nbs/30_widgets.ipynb #21dbdaf3
+def leaderboard_html(cands:dict, # {candidate id: Candidate} of a task
+                     evs:dict, # {candidate id: [EvalResult]}
+                     baseline:str='eager', # the baseline the speedups are over
+                    )->str:
+    "A task's variants ranked by their best correct speedup over `baseline`, one column per device."
+    devs = sorted({e.device for es in evs.values() for e in es})
+    best = {}
+    for cid, es in evs.items():
+        for e in es:
+            if (s := counted_speedup(e, baseline)): best.setdefault(cid, {})[e.device] = max(s, best.get(cid, {}).get(e.device, 0))
+    order = sorted(best, key=lambda cid: -max(best[cid].values()))
+    head = '<tr><th>#</th><th>variant</th>' + ''.join(f"<th>{html.escape(d)}</th>" for d in devs) + '</tr>'
+    rows = ''.join(f"<tr><td>{i + 1}</td><td>{html.escape(cands[cid].name or cid[:8]) if cid in cands else cid[:8]}</td>"
+                   + ''.join(f"<td>{_fmt(best[cid].get(d))}</td>" for d in devs) + '</tr>' for i, cid in enumerate(order))
+    return _CSS + f"<div class='cudal1'><table>{head}{rows or '<tr><td>no correct variants</td></tr>'}</table></div>"
+
+# %% ../nbs/30_widgets.ipynb #80fe95a3
+def _figure_widget():
+    try: import plotly.graph_objects as go; return go.FigureWidget(layout=dict(
+        barmode='group', yaxis=dict(type='log', title='speedup (log; 1 = baseline)'), height=320, margin=dict(t=40, b=40, l=60, r=10),
+        shapes=[dict(type='line', xref='paper', x0=0, x1=1, y0=1, y1=1, line=dict(dash='dot', color='grey'))]))
+    except ImportError as e:
+        raise ImportError(f"the browser's chart needs plotly and anywidget ({e}); pip install plotly anywidget, or pass plot=False") from e
+
+# %% ../nbs/30_widgets.ipynb #b09fd368
 class VariantBrowser:
     "Choose a task and variants: reference and variants side by side with a diff, speedups per baseline and device, verdict, flags, lineage."
     def __init__(self, store, # a `cudal1_nb.store.Store`
@@ -56,90 +83,77 @@ class VariantBrowser:
         if task_id is not None and task_id != self.task.value: self.task.value = task_id   # loads it (observer)
         else: self._load_task()
 
-    def _load_task(self):
-        tid = self.task.value
-        self.ref = self.store.get_task(tid)
-        self.cands = {c.id: c for c in self.store.candidates(tid)}
-        self.evs = {}
-        for e in self.store.evals(tid):
-            if e.candidate_id: self.evs.setdefault(e.candidate_id, []).append(e)
-        # one program can belong to several releases (the same kernel released for several GPUs): its devices are listed
-        devs = lambda cid: ' '.join(sorted({e.device for e in self.evs.get(cid, []) if e.device}))
-        opts = [(f"{c.name or c.id[:8]} · {c.stage} · {c.origin or '?'}" + (f" · {devs(c.id)}" if devs(c.id) else ''), c.id)
-                for c in self.cands.values()]
-        self.variants.value = ()
-        self.variants.options = opts
-        if opts: self.variants.value = (opts[0][1],)
-        else: self._show()
-        self._leaderboard()
+# %% ../nbs/30_widgets.ipynb #79e4f099
+@patch
+def _load_task(self:VariantBrowser):
+    tid = self.task.value
+    self.ref = self.store.get_task(tid)
+    self.cands = {c.id: c for c in self.store.candidates(tid)}
+    self.evs = {}
+    for e in self.store.evals(tid):
+        if e.candidate_id: self.evs.setdefault(e.candidate_id, []).append(e)
+    # one program can belong to several releases (the same kernel released for several GPUs): its devices are listed
+    devs = lambda cid: ' '.join(sorted({e.device for e in self.evs.get(cid, []) if e.device}))
+    opts = [(f"{c.name or c.id[:8]} · {c.stage} · {c.origin or '?'}" + (f" · {devs(c.id)}" if devs(c.id) else ''), c.id)
+            for c in self.cands.values()]
+    self.variants.value = ()
+    self.variants.options = opts
+    if opts: self.variants.value = (opts[0][1],)
+    else: self._show()
+    self._leaderboard()
 
-    def _show(self):
-        sel = [self.cands[i] for i in self.variants.value if i in self.cands]
-        ref = self.ref.code if self.ref else ''
-        if not sel:
-            self.diff.value = _CSS + f"<div class='cudal1'><b>Reference</b> ({html.escape(self.task.value)})<pre>{html.escape(ref)}</pre></div>"
-        else:   # one variant: reference vs variant; two or more: each further variant against the first
-            pairs = [(ref, sel[0].code, 'reference', sel[0].name or sel[0].id[:8])] if len(sel) == 1 else \
-                    [(sel[0].code, c.code, sel[0].name or sel[0].id[:8], c.name or c.id[:8]) for c in sel[1:]]
-            self.diff.value = _CSS + "<div class='cudal1'>" + ''.join(_code_diff(*p) for p in pairs) + '</div>'
-        b = self.baseline.value
-        rows = []
-        for c in sel:
-            for e in self.evs.get(c.id, []):
-                sp = ' '.join(f"{k}={_fmt(v)}" for k, v in e.speedups.items() if v)
-                rows.append(f"<tr><td>{html.escape(c.name or c.id[:8])}</td><td>{html.escape(e.device)}</td><td>{e.kind}</td>"
-                            f"<td>{e.verdict or ''}</td><td><b>{_fmt(e.speedups.get(b))}</b>{_ci(e, b)}</td><td>{html.escape(sp)}</td>"
-                            f"<td>{html.escape(', '.join(e.flags))}</td><td>{html.escape(e.reason[:120])}</td></tr>")
-        head = (f"<tr><th>variant</th><th>device</th><th>kind</th><th>verdict</th><th>{html.escape(b)}</th>"
-                "<th>all baselines</th><th>flags</th><th>reason</th></tr>")
-        self.results.value = _CSS + f"<div class='cudal1'><table>{head}{''.join(rows) or '<tr><td colspan=8>no evaluations</td></tr>'}</table></div>"
-        lin = []
-        for c in sel:
-            chain = self.store.lineage(c.id)
-            if chain: lin.append(' → '.join(html.escape(x.name or x.id[:8]) for x in chain) + f" → <b>{html.escape(c.name or c.id[:8])}</b>")
-        self.lineage.value = ('<b>Lineage</b>: ' + '; '.join(lin)) if lin else ''
-        if self.plot is not None: self._plot(sel, b)
+# %% ../nbs/30_widgets.ipynb #c4dc10fe
+@patch
+def _show(self:VariantBrowser):
+    sel = [self.cands[i] for i in self.variants.value if i in self.cands]
+    ref = self.ref.code if self.ref else ''
+    if not sel:
+        self.diff.value = _CSS + f"<div class='cudal1'><b>Reference</b> ({html.escape(self.task.value)})<pre>{html.escape(ref)}</pre></div>"
+    else:   # one variant: reference vs variant; two or more: each further variant against the first
+        pairs = [(ref, sel[0].code, 'reference', sel[0].name or sel[0].id[:8])] if len(sel) == 1 else \
+                [(sel[0].code, c.code, sel[0].name or sel[0].id[:8], c.name or c.id[:8]) for c in sel[1:]]
+        self.diff.value = _CSS + "<div class='cudal1'>" + ''.join(_code_diff(*p) for p in pairs) + '</div>'
+    b = self.baseline.value
+    rows = []
+    for c in sel:
+        for e in self.evs.get(c.id, []):
+            sp = ' '.join(f"{k}={_fmt(v)}" for k, v in e.speedups.items() if v)
+            rows.append(f"<tr><td>{html.escape(c.name or c.id[:8])}</td><td>{html.escape(e.device)}</td><td>{e.kind}</td>"
+                        f"<td>{e.verdict or ''}</td><td><b>{_fmt(e.speedups.get(b))}</b>{_ci(e, b)}</td><td>{html.escape(sp)}</td>"
+                        f"<td>{html.escape(', '.join(e.flags))}</td><td>{html.escape(e.reason[:120])}</td></tr>")
+    head = (f"<tr><th>variant</th><th>device</th><th>kind</th><th>verdict</th><th>{html.escape(b)}</th>"
+            "<th>all baselines</th><th>flags</th><th>reason</th></tr>")
+    self.results.value = _CSS + f"<div class='cudal1'><table>{head}{''.join(rows) or '<tr><td colspan=8>no evaluations</td></tr>'}</table></div>"
+    lin = []
+    for c in sel:
+        chain = self.store.lineage(c.id)
+        if chain: lin.append(' → '.join(html.escape(x.name or x.id[:8]) for x in chain) + f" → <b>{html.escape(c.name or c.id[:8])}</b>")
+    self.lineage.value = ('<b>Lineage</b>: ' + '; '.join(lin)) if lin else ''
+    if self.plot is not None: self._plot(sel, b)
 
-    def _plot(self, sel:list, b:str):
-        "One bar per chosen variant and device: the speedup that counts over `b` (log axis); failed results are listed in the hover text."
-        go = __import__('plotly.graph_objects').graph_objects
-        names = [c.name or c.id[:8] for c in sel]
-        series = {}
-        for i, c in enumerate(sel):
-            for e in self.evs.get(c.id, []):
-                series.setdefault(f"{e.device or '?'} ({e.kind})", {})[i] = e
-        traces = [go.Bar(x=[names[i] for i in es], y=[counted_speedup(e, b) for e in es.values()], name=dev,
-                         hovertext=[f"{e.verdict or e.kind}: {_fmt(counted_speedup(e, b))} {', '.join(e.flags)}" for e in es.values()])
-                  for dev, es in sorted(series.items())]
-        self.plot.data = ()
-        if traces: self.plot.add_traces(traces)
-        self.plot.layout.title.text = f"{self.task.value}: speedup over {b}" + ('' if traces else ' (no evaluations)')
-    def _leaderboard(self):
-        self.board.value = leaderboard_html(self.cands, self.evs, self.baseline.value)
+# %% ../nbs/30_widgets.ipynb #74ff0f3c
+@patch
+def _plot(self:VariantBrowser, sel:list, b:str):
+    "One bar per chosen variant and device: the speedup that counts over `b` (log axis); failed results are listed in the hover text."
+    go = __import__('plotly.graph_objects').graph_objects
+    names = [c.name or c.id[:8] for c in sel]
+    series = {}
+    for i, c in enumerate(sel):
+        for e in self.evs.get(c.id, []):
+            series.setdefault(f"{e.device or '?'} ({e.kind})", {})[i] = e
+    traces = [go.Bar(x=[names[i] for i in es], y=[counted_speedup(e, b) for e in es.values()], name=dev,
+                     hovertext=[f"{e.verdict or e.kind}: {_fmt(counted_speedup(e, b))} {', '.join(e.flags)}" for e in es.values()])
+              for dev, es in sorted(series.items())]
+    self.plot.data = ()
+    if traces: self.plot.add_traces(traces)
+    self.plot.layout.title.text = f"{self.task.value}: speedup over {b}" + ('' if traces else ' (no evaluations)')
 
-    def _ipython_display_(self):
-        from IPython.display import display
-        display(self.widget)
+# %% ../nbs/30_widgets.ipynb #801b3b19
+@patch
+def _leaderboard(self:VariantBrowser):
+    self.board.value = leaderboard_html(self.cands, self.evs, self.baseline.value)
 
-def _figure_widget():
-    try: import plotly.graph_objects as go; return go.FigureWidget(layout=dict(
-        barmode='group', yaxis=dict(type='log', title='speedup (log; 1 = baseline)'), height=320, margin=dict(t=40, b=40, l=60, r=10),
-        shapes=[dict(type='line', xref='paper', x0=0, x1=1, y0=1, y1=1, line=dict(dash='dot', color='grey'))]))
-    except ImportError as e:
-        raise ImportError(f"the browser's chart needs plotly and anywidget ({e}); pip install plotly anywidget, or pass plot=False") from e
-
-def leaderboard_html(cands:dict, # {candidate id: Candidate} of a task
-                     evs:dict, # {candidate id: [EvalResult]}
-                     baseline:str='eager', # the baseline the speedups are over
-                    )->str:
-    "A task's variants ranked by their best correct speedup over `baseline`, one column per device."
-    devs = sorted({e.device for es in evs.values() for e in es})
-    best = {}
-    for cid, es in evs.items():
-        for e in es:
-            if (s := counted_speedup(e, baseline)): best.setdefault(cid, {})[e.device] = max(s, best.get(cid, {}).get(e.device, 0))
-    order = sorted(best, key=lambda cid: -max(best[cid].values()))
-    head = '<tr><th>#</th><th>variant</th>' + ''.join(f"<th>{html.escape(d)}</th>" for d in devs) + '</tr>'
-    rows = ''.join(f"<tr><td>{i + 1}</td><td>{html.escape(cands[cid].name or cid[:8]) if cid in cands else cid[:8]}</td>"
-                   + ''.join(f"<td>{_fmt(best[cid].get(d))}</td>" for d in devs) + '</tr>' for i, cid in enumerate(order))
-    return _CSS + f"<div class='cudal1'><table>{head}{rows or '<tr><td>no correct variants</td></tr>'}</table></div>"
+@patch
+def _ipython_display_(self:VariantBrowser):
+    from IPython.display import display
+    display(self.widget)
