@@ -9,6 +9,8 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/audit.html.md"""
 from __future__ import annotations
 import os, re, sys, csv, json, math, time, statistics
 from pathlib import Path
+from dataclasses import replace
+from .gpus import judge_workers
 from .core import Task, Candidate, EvalResult, atomic_write, print_table, new_run_dir, save_config, start_run, finish_run
 from .eval import EvalConfig, WarmHarness, evaluate_many
 from .policy import apply_policy, rewarded_speedup
@@ -64,6 +66,7 @@ def audit(path:str|Path, # a CUDA-L1 release file (JSON lines)
          )->dict:
     "Re-measure a release's kernels; returns a summary with the per-task rows."
     cfg = cfg or EvalConfig()
+    cfg = replace(cfg, workers=judge_workers(device, cfg.workers))   # a wide wave of jobs on a GPU (`gpus.judge_workers`)
     t0 = time.time()
     items, name = release_items(path, levels, ids, limit)
     out_dir = start_run('audit', cfg, out_dir or '', name.replace(':', '_'))   # the run protocol of every stage (`cudal1_nb.core`)

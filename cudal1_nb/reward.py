@@ -13,15 +13,16 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from fastcore.basics import patch
 from .core import Record, Task, Candidate, EvalResult, counted_speedup, judging_on, DEVICE_RE
+from .gpus import judge_workers
 from .stats import speedup_interval, conservative_speedup
 from .eval import EvalConfig, WarmHarness, harness_version
 from .verify import verify, verification_config
 from .sandbox import one_line
 
 # %% auto #0
-__all__ = ['SMOOTHINGS', 'JUDGE_GPU_WORKERS', 'RewardConfig', 'base_reward', 'group_normalise', 'reward_key', 'is_infra',
-           'remeasure_wanted', 'stored_best', 'fold_remeasure', 'Worth', 'worth', 'RewardJudge', 'Rollout',
-           'message_text', 'split_ids', 'KernelReward']
+__all__ = ['SMOOTHINGS', 'RewardConfig', 'base_reward', 'group_normalise', 'reward_key', 'is_infra', 'remeasure_wanted',
+           'stored_best', 'fold_remeasure', 'Worth', 'worth', 'RewardJudge', 'Rollout', 'message_text', 'split_ids',
+           'KernelReward']
 
 # %% ../nbs/06a_reward.ipynb #1a0e0002
 SMOOTHINGS = ('log', 'paper', 'raw')
@@ -146,8 +147,6 @@ def worth(r:EvalResult|None, # a judged program's final result (None: the answer
     return w
 
 # %% ../nbs/06a_reward.ipynb #1a0e0006
-JUDGE_GPU_WORKERS = 16   # jobs at once on a judging GPU (where the host has the cores): a trainer's batch in one wave
-
 class RewardJudge:
     """Judges programs for a reward on one device for as long as it lives: one `eval.WarmHarness` (warm workers, each
     task's reference work made once, one secret, the host's calibration), results cached by `reward_key` (the
@@ -164,8 +163,7 @@ class RewardJudge:
         self.tasks, self.cfg, self.device, self.calibrate = dict(tasks), cfg, device, calibrate
         self.eval_cfg = eval_cfg or verification_config()
         # a batch of 16 programs in one wave of jobs, each process made ahead while the trainer generates
-        if device != 'cpu' and not self.eval_cfg.workers:
-            self.eval_cfg = replace(self.eval_cfg, workers=min(os.cpu_count() or 1, JUDGE_GPU_WORKERS))
+        self.eval_cfg = replace(self.eval_cfg, workers=judge_workers(device, self.eval_cfg.workers))
         self.version, self.cache, self.best, self.batches = harness_version(), {}, {}, []
         self.warm = self.rewarm = None   # the `WarmHarness`es of first measurements and of re-measurements (fresh secret seeds, the same workers)
         self._lock = threading.Lock()
