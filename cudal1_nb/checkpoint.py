@@ -12,7 +12,7 @@ from pathlib import Path
 from .core import latest_run
 
 # %% auto #0
-__all__ = ['find_policy', 'load_policy', 'trained_form']
+__all__ = ['LORA_ATTENTION', 'find_policy', 'load_policy', 'trained_form']
 
 # %% ../nbs/13a_checkpoint.ipynb #f6387b5f
 def find_policy(path:str|Path='', # a run directory, a model directory, or '' (the newest selftrain, else sft run)
@@ -30,18 +30,27 @@ def find_policy(path:str|Path='', # a run directory, a model directory, or '' (t
         raise FileNotFoundError(f"{p} holds no model (no config.json or adapter_config.json): a run that did not finish, or not a model directory")
     return p
 
+LORA_ATTENTION = ('q_proj', 'k_proj', 'v_proj', 'o_proj')   # the projections fresh adapters go on (`load_policy`'s `lora_r`)
+
 def load_policy(path:str|Path, # a model directory (`find_policy`)
                 device:str='cpu', # the torch device to load the model onto
+                lora_r:int=0, # a whole model gets fresh LoRA adapters of this rank on its attention projections (0: none)
+                lora_alpha:int=0, # their alpha (0: 2 x lora_r)
                )->tuple:
-    "(model, tokenizer, kind) of a saved policy: kind 'lora' for a peft adapter (trainable), else 'full'."
+    """(model, tokenizer, kind) of a saved policy: kind 'lora' for a peft adapter (trainable), else 'full'; a whole model
+    with `lora_r` comes back wrapped in fresh adapters (kind 'lora': only they train, and a checkpoint is the adapter)."""
     from transformers import AutoModelForCausalLM, AutoTokenizer
+    if lora_r < 0 or lora_alpha < 0: raise ValueError(f"need lora_r >= 0 and lora_alpha >= 0, got {lora_r}, {lora_alpha}")
     p = find_policy(path)
     tok = AutoTokenizer.from_pretrained(str(p))
     if tok.pad_token is None: tok.pad_token = tok.eos_token
     if (p/'adapter_config.json').exists():
         from peft import AutoPeftModelForCausalLM
         return AutoPeftModelForCausalLM.from_pretrained(str(p), is_trainable=True).to(device), tok, 'lora'
-    return AutoModelForCausalLM.from_pretrained(str(p)).to(device), tok, 'full'
+    model = AutoModelForCausalLM.from_pretrained(str(p))
+    if not lora_r: return model.to(device), tok, 'full'
+    from cudal1_nb.lora import add_lora
+    return add_lora(model, lora_r, lora_alpha or 2 * lora_r, targets=LORA_ATTENTION).to(device), tok, 'lora'
 
 # %% ../nbs/13a_checkpoint.ipynb #d66b5d4c
 def trained_form(path, # a model directory (`find_policy`); '' or None gives ''

@@ -239,20 +239,24 @@ def last_checkpoint(rd:Path, # a run directory
 # %% ../nbs/15_grpo.ipynb #82826f86
 def check_checkpoint(ckpt:str|Path|None, # a TRL checkpoint to resume from (None: nothing to check)
                      policy:str|Path, # the policy's model directory the run starts from (`cudal1_nb.checkpoint.find_policy`)
+                     lora:bool=False, # the run trains fresh adapters on `policy` where it is a whole model (`RLConfig.lora_r`)
                     ):
     """Refuse (`ValueError`) a checkpoint that was not trained from `policy`'s base: an adapter of another base model,
-    an adapter where the policy is a whole model (or the reverse), or a whole model of another shape."""
+    an adapter where the policy is a whole model trained whole (or the reverse), or a whole model of another shape."""
     import json
     if not ckpt: return
     c, p = Path(ckpt), Path(policy)
     ca, pa = c/'adapter_config.json', p/'adapter_config.json'
-    what = lambda a: 'an adapter' if a.exists() else 'a whole model'
+    fresh = lora and not pa.exists()   # its checkpoints are adapters of the policy itself
+    what = lambda a, f=False: 'an adapter' if a.exists() or f else 'a whole model'
     fix = "start a new run directory, or give the init policy that run started from"
-    if ca.exists() != pa.exists():
-        raise ValueError(f"checkpoint {c} holds {what(ca)} but the policy {p} is {what(pa)}: a checkpoint of another base; {fix}")
+    if ca.exists() != (pa.exists() or fresh):
+        raise ValueError(f"checkpoint {c} holds {what(ca)} but the run trains {what(pa, fresh)} on the policy {p}: a checkpoint of another "
+                         f"base or setting; {fix}")
     if ca.exists():
         norm = lambda b: str(Path(b).resolve()) if b and Path(b).exists() else b
-        b1, b2 = (norm(json.loads(f.read_text()).get('base_model_name_or_path')) for f in (ca, pa))
+        b1 = norm(json.loads(ca.read_text()).get('base_model_name_or_path'))
+        b2 = norm(str(p)) if fresh else norm(json.loads(pa.read_text()).get('base_model_name_or_path'))
         if b1 != b2: raise ValueError(f"checkpoint {c} is an adapter of another base ({b1!r}) than the policy {p} ({b2!r}); {fix}")
         return
     keys = ('model_type', 'vocab_size', 'hidden_size', 'num_hidden_layers', 'num_attention_heads')

@@ -72,6 +72,10 @@ class RLConfig(StageConfig):
     turns: int = 1
     turn_gamma: float = 0.4      # multi-turn credit: an episode is worth its discounted return r_1 + gamma r_2 + gamma^2 r_3 ...
     learning_rate: float = 1e-4 # optimizer learning rate
+    # with a whole-model init: train fresh LoRA adapters of this rank on its attention projections (0: the whole model); an
+    # adapter init trains its own. A checkpoint is then the adapter and the optimizer's state, nothing of the base
+    lora_r: int = 0
+    lora_alpha: int = 0          # the fresh adapters' alpha (0: 2 x lora_r)
     beta: float = 0.0            # KL penalty (TRL default 0)
     epsilon: float = 0.2         # PPO clip
     loss_type: str = 'dapo'      # TRL loss: 'grpo', 'dr_grpo', 'dapo', 'bnpo', ...
@@ -121,6 +125,8 @@ class RLConfig(StageConfig):
             raise ValueError(f"prompts_per_step x num_generations ({self.prompts_per_step * self.num_generations}) "
                              f"must be divisible by steps_per_generation ({self.steps_per_generation})")
         if self.sampler not in ('trl', 'engine'): raise ValueError(f"sampler must be 'trl' or 'engine', got {self.sampler!r}")
+        if self.lora_r < 0 or self.lora_alpha < 0: raise ValueError(f"need lora_r >= 0 and lora_alpha >= 0, got {self.lora_r}, {self.lora_alpha}")
+        if self.lora_r and self.mode != 'grpo': raise ValueError("lora_r is for mode='grpo' (evolve trains nothing)")
         if self.micro_batch < 0 or (self.micro_batch
                                     and (self.prompts_per_step * self.num_generations // self.steps_per_generation) % self.micro_batch):
             raise ValueError(f"micro_batch ({self.micro_batch}) must be 0 or divide the completions of one optimizer step "
@@ -215,7 +221,7 @@ def run_rl(cfg:RLConfig, # the stage's settings
     held = split_tasks(tasks, 'held-out') if cfg.split == 'train' and cfg.held_out_samples else []
     init = find_policy(cfg.init) if not (cfg.mode == 'evolve' and cfg.backend) else None
     ckpt = last_checkpoint(rd) if cfg.resume and cfg.mode == 'grpo' else None
-    if init is not None: check_checkpoint(ckpt, init)   # before anything is written: a checkpoint of another base is refused
+    if init is not None: check_checkpoint(ckpt, init, bool(cfg.lora_r))   # before anything is written: one of another base is refused
     start_run('rl', cfg, rd)
     seed_everything(cfg.seed)
     log = rd/'rollouts.jsonl'
@@ -230,7 +236,7 @@ def run_rl(cfg:RLConfig, # the stage's settings
     reward.rollouts = list(old)
     plan, devname = cfg.plan(cfg.form or trained_form(init)), device_name(cfg.eval_device.split(':')[0])
     model = tok = None
-    if init is not None: model, tok, kind = load_policy(init, cfg.resolved_device())
+    if init is not None: model, tok, kind = load_policy(init, cfg.resolved_device(), cfg.lora_r, cfg.lora_alpha)
     if cfg.backend: backend = make_backend(cfg.backend)
     else:   # on a GPU: large batches; evolve never updates the weights, so it takes the static cache and the compiled decoder
         backend = policy_backend(model, tok, f"policy:{rd.name}", 'auto' if cfg.mode == 'evolve' else 'dynamic')

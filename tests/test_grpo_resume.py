@@ -72,3 +72,23 @@ def test_checkpoint_of_another_base_is_refused(tmp_path):
     with pytest.raises(ValueError, match='another base'):
         run_rl(cfg, rd, progress=False)
     assert not (rd/'rollouts.jsonl').exists() and not (rd/'config.json').exists(), "something was written before the refusal"
+
+
+def test_fresh_adapters_on_a_whole_model(tmp_path):
+    "`RLConfig.lora_r` on a whole-model init: only fresh adapters train, and a checkpoint is an adapter of that model."
+    from cudal1_nb.checkpoint import load_policy
+    from cudal1_nb.grpo import check_checkpoint
+    from cudal1_nb.rl import RLConfig
+    base, other = _policy(tmp_path, 'base').parent/'base', _policy(tmp_path, 'other').parent/'other'
+    model, tok, kind = load_policy(base, 'cpu', lora_r=4)
+    trains = [n for n, p in model.named_parameters() if p.requires_grad]
+    assert kind == 'lora' and trains and all('lora_' in n for n in trains), trains
+    assert load_policy(base, 'cpu')[2] == 'full'   # without lora_r the whole model trains, as before
+    ck = tmp_path/'ck'; model.save_pretrained(ck)   # what such a run's checkpoint holds: the adapter, naming the whole model
+    assert not list(ck.glob('model*.safetensors'))
+    check_checkpoint(ck, base, lora=True)
+    with pytest.raises(ValueError, match='another base'): check_checkpoint(ck, other, lora=True)
+    with pytest.raises(ValueError, match='another base'): check_checkpoint(ck, base)   # the run now trains the whole model
+    with pytest.raises(ValueError, match='whole model'): check_checkpoint(other, base, lora=True)   # a whole-model checkpoint
+    with pytest.raises(ValueError, match='lora_r'): RLConfig(lora_r=-1)
+    with pytest.raises(ValueError, match='lora_r'): RLConfig(mode='evolve', lora_r=8)
