@@ -12,7 +12,7 @@ from pathlib import Path
 from .core import latest_run
 
 # %% auto #0
-__all__ = ['LORA_ATTENTION', 'find_policy', 'load_policy', 'trained_form']
+__all__ = ['find_policy', 'load_policy', 'trained_form']
 
 # %% ../nbs/13a_checkpoint.ipynb #f6387b5f
 def find_policy(path:str|Path='', # a run directory, a model directory, or '' (the newest selftrain, else sft run)
@@ -29,8 +29,6 @@ def find_policy(path:str|Path='', # a run directory, a model directory, or '' (t
     if not ((p/'config.json').exists() or (p/'adapter_config.json').exists()):
         raise FileNotFoundError(f"{p} holds no model (no config.json or adapter_config.json): a run that did not finish, or not a model directory")
     return p
-
-LORA_ATTENTION = ('q_proj', 'k_proj', 'v_proj', 'o_proj')   # the projections fresh adapters go on (`load_policy`'s `lora_r`)
 
 def load_policy(path:str|Path, # a model directory (`find_policy`)
                 device:str='cpu', # the torch device to load the model onto
@@ -49,7 +47,7 @@ def load_policy(path:str|Path, # a model directory (`find_policy`)
         return AutoPeftModelForCausalLM.from_pretrained(str(p), is_trainable=True).to(device), tok, 'lora'
     model = AutoModelForCausalLM.from_pretrained(str(p))
     if not lora_r: return model.to(device), tok, 'full'
-    from cudal1_nb.lora import add_lora
+    from cudal1_nb.lora import add_lora, LORA_ATTENTION
     return add_lora(model, lora_r, lora_alpha or 2 * lora_r, targets=LORA_ATTENTION).to(device), tok, 'lora'
 
 # %% ../nbs/13a_checkpoint.ipynb #d66b5d4c

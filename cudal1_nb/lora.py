@@ -13,11 +13,12 @@ import torch
 import torch.nn.functional as F
 
 # %% auto #0
-__all__ = ['LORA_TARGETS', 'add_lora', 'linear_cross_entropy', 'causal_lm', 'decoder_body', 'causal_lm_loss', 'ChunkedLossMixin',
-           'compile_decoder_layers', 'sft_speed_settings', 'matmul_peak_tflops']
+__all__ = ['LORA_ATTENTION', 'LORA_TARGETS', 'add_lora', 'linear_cross_entropy', 'causal_lm', 'decoder_body', 'causal_lm_loss',
+           'ChunkedLossMixin', 'compile_decoder_layers', 'sft_speed_settings', 'matmul_peak_tflops']
 
 # %% ../nbs/12a_lora.ipynb #c24579d2
-LORA_TARGETS = ('q_proj', 'k_proj', 'v_proj', 'o_proj', 'gate_proj', 'up_proj', 'down_proj')
+LORA_ATTENTION = ('q_proj', 'k_proj', 'v_proj', 'o_proj')   # the attention projections (fresh adapters of an RL run: `checkpoint.load_policy`)
+LORA_TARGETS = LORA_ATTENTION + ('gate_proj', 'up_proj', 'down_proj')
 
 def add_lora(model:torch.nn.Module, # a transformers causal LM
              r:int=16, # LoRA rank

@@ -7,7 +7,7 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/reward.html.md"""
 
 # %% ../nbs/06a_reward.ipynb #1a0e0001
 from __future__ import annotations
-import os, re, json, math, time, queue, threading, collections, contextlib, warnings
+import re, json, math, time, queue, threading, collections, contextlib, warnings
 from concurrent.futures import ThreadPoolExecutor, Future
 from dataclasses import dataclass, field, replace
 from pathlib import Path
