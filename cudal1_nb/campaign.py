@@ -13,7 +13,7 @@ from fastcore.basics import patch
 from pathlib import Path
 from .core import Task, Candidate, EvalResult, code_hash, mix_seed
 from .sandbox import Job, Outcome, one_line
-from .device import held
+from .device import held, gpu_memory_mb, EARLY_CONTEXT_MB
 from .policy import get_policy
 from .pch import PCH_ENV, wanted
 from .contract import EvalConfig, JobPayload, CompilePayload, CandRun, run_env, harness_version
@@ -183,9 +183,11 @@ def _processes(flags:list, # the candidate's static flags
 
 def _ahead(cp:Campaign)->dict|None:
     ("The set-up a CUDA job's process makes before its job is known (`sandbox.Job.warm`, `job.setup.warm_cuda`): its context and cuBLAS on the "
-     "campaign's GPU; none on the CPU.")
+     "campaign's GPU (with `EvalConfig.early_contexts`, forked as the job before starts and made in any window); none on the CPU.")
     if cp.device != 'cuda': return None
-    return dict(func='cudal1_nb.job.setup:warm_cuda', args=dict(lock=cp.lock), env=dict(CUDA_VISIBLE_DEVICES=cp.env.get('CUDA_VISIBLE_DEVICES', '')))
+    early = cp.cfg.early_contexts and gpu_memory_mb() >= EARLY_CONTEXT_MB
+    return dict(func='cudal1_nb.job.setup:warm_cuda', args=dict(lock=cp.lock, early=early), fork='start' if early else 'end',
+                env=dict(CUDA_VISIBLE_DEVICES=cp.env.get('CUDA_VISIBLE_DEVICES', '')))
 
 def _common(t:Task, cp:Campaign, bl:tuple)->dict:
     "The payload fields every job of task `t` shares: its seeds from the campaign's secret, the device and the timing settings."

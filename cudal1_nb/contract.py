@@ -34,7 +34,7 @@ class EvalConfig(StageConfig):
     budget_s: float = 4.0       # seconds of timed calls per candidate (per side) before stopping anyway
     timeout: float = 300.0      # seconds per candidate job (compile excluded)
     compile_timeout: float = 900.0  # seconds per compile job
-    workers: int = 0            # concurrent jobs (0: all cores on CPU, min(cores, 8) on CUDA)
+    workers: int = 0            # concurrent jobs (0: all cores on CPU, `gpus.judge_workers` on CUDA)
     # reference slower by more than this (a fraction, and beyond its CI) after the candidate's import, backend flags restored: 'ref_drift' (0:
     # `verdict.DRIFT_TOL`, 100 % on CUDA, 15 % on the CPU)
     drift_tol: float = 0.0
@@ -52,6 +52,9 @@ class EvalConfig(StageConfig):
     tie_processes: bool = True
     # builds find a precompiled torch/extension.h in the build cache (`cudal1_nb.pch`); a campaign of more builds than build cores makes it first
     pch: bool = True
+    # on a GPU of `device.EARLY_CONTEXT_MB` or more: each job's successor process is forked as the job starts and makes its CUDA context in
+    # any window where no timing holds or awaits the lock (False: once the GPU is idle, or once its job has arrived)
+    early_contexts: bool = False
     def validate(self):
         get_policy(self.policy)
         if self.executor not in ('local', 'ray'): raise ValueError(f"EvalConfig.executor must be 'local' or 'ray', got {self.executor!r}")

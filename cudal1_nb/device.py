@@ -11,7 +11,8 @@ from pathlib import Path
 from .sandbox import start_clock
 
 # %% auto #0
-__all__ = ['LOCK_DIR', 'IDLE_S', 'arch_env', 'device_name', 'device_lock', 'flock', 'held']
+__all__ = ['LOCK_DIR', 'IDLE_S', 'EARLY_CONTEXT_MB', 'arch_env', 'device_name', 'gpu_memory_mb', 'device_lock', 'flock',
+           'window_hold', 'held']
 
 # %% ../nbs/00ab_device.ipynb #4e7538cd
 _re_cc = re.compile(r'\d+\.\d+')
@@ -40,6 +41,11 @@ def device_name(device:str, # 'cpu' or 'cuda'
                )->str:
     "The name results record: 'cpu', or the first visible GPU's name as nvidia-smi gives it ('cuda' where it cannot say)."
     return 'cpu' if device == 'cpu' else (_smi('name') or 'cuda')
+
+def gpu_memory_mb()->int:
+    "The first visible GPU's memory in MiB as nvidia-smi gives it (0 where it cannot say)."
+    m = re.match(r'\s*(\d+)', _smi('memory.total'))
+    return int(m[1]) if m else 0
 
 # %% ../nbs/00ab_device.ipynb #0e356dc3
 LOCK_DIR = '/tmp/cudal1-locks'   # the host-wide device locks' directory ($CUDAL1_LOCK_DIR overrides it)
@@ -81,7 +87,24 @@ def flock(path:str, # the lock file
     except BaseException: f.close(); raise
     return f
 
+def window_hold(path:str, # the lock file
+               )->object|None:
+    ("An open file holding the lock at `path` shared, taken only while no timing holds it or waits at its gate (None "
+     "otherwise, at once): untimed device work that must never run beside a timing, nor make one wait at its start.")
+    import fcntl
+    try:
+        with open(path + '.gate', 'a+') as g:
+            fcntl.flock(g, fcntl.LOCK_EX | fcntl.LOCK_NB)   # a timing that waits holds the gate
+            f = open(path, 'a+')
+            try: fcntl.flock(f, fcntl.LOCK_SH | fcntl.LOCK_NB)   # one that times holds the lock exclusively
+            except OSError: f.close(); raise
+    except OSError: return None
+    return f
+
 IDLE_S = 1.0   # a GPU whose last timing ended longer ago than this counts as idle: its next timing warms it up first (`CLEAN_WARM_S`)
+# on a GPU of at least this much memory a job's process makes its CUDA context as soon as no timing holds or awaits the
+# lock (its 'window'), not only once the GPU is idle: each waiting process then keeps a context (about 0.5 GB) beside the running jobs'
+EARLY_CONTEXT_MB = 40_000
 
 # %% ../nbs/00ab_device.ipynb #9ed015b3
 @contextlib.contextmanager

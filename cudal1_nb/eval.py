@@ -15,6 +15,7 @@ from .core import Task, Candidate, EvalResult, code_hash, secret_seed
 from .sandbox import Job, Outcome, progress_bar
 from .executor import executor_for, as_executor
 from .device import device_lock
+from .gpus import judge_workers
 from .pch import PCH_ENV
 from .contract import EvalConfig, JobPayload, call_limit, calls_per_sample, HARNESS_MODULES, harness_version
 from .job.builds import compile_job, ext_dir, pch_dir
@@ -49,7 +50,7 @@ class WarmHarness:
         "The executor (made on first use, with `cfg.workers` jobs at once or the device's default)."
         if self.ex is None:
             # CUDA: jobs share the GPU for untimed work (`DeviceLock`)
-            n = self.cfg.workers or ((os.cpu_count() or 1) if self.device == 'cpu' else min(os.cpu_count() or 1, 8))
+            n = judge_workers(self.device, self.cfg.workers) or (os.cpu_count() or 1)   # on the CPU every core
             self.ex, self._own = as_executor(self._pool) if self._pool is not None else executor_for(self.cfg, self.device, n)
         return self.ex
     def describe(self)->dict:

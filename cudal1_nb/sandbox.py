@@ -42,8 +42,8 @@ class Job(Record):
     env: dict = field(default_factory=dict)  # extra environment variables for the child
     label: str = ''          # for messages, e.g. the task id
     wait: float = 0.0        # extra seconds the child may spend before it calls `start_clock` (e.g. queueing for a lock)
-    # {'func': 'module:function', 'args': {...}, 'env': {...}}: set-up a process can do before its job is known (a worker keeps one such process ready
-    # for its next job with the same `warm`; see `run_job`)
+    # {'func': 'module:function', 'args': {...}, 'env': {...}, 'fork': 'end'|'start'}: set-up a process can do before its job is known (a worker
+    # keeps one such process ready for its next job with the same `warm`, forked once this job ends, or as it starts; see `_serve`)
     warm: dict|None = None
 
 @dataclass
@@ -249,10 +249,16 @@ def run_job(job:dict, # a `Job` as a dict
     last = [l for l in log.strip().splitlines() if l.strip()][-1:]  # the last log line often says why (MemoryError...)
     return dict(out, status='crash', reason=one_line(why + (f"; last output: {last[0]}" if last else '')))
 
+def _ahead(warm:dict)->_Standby|None:
+    "A child forked for the next job, running the set-up `warm`; None (said on stderr) where it cannot be forked."
+    try: return _Standby(warm)
+    except Exception as e: print(f"cudal1 sandbox worker: no process ready ahead ({type(e).__name__}: {e})", file=sys.stderr)
+
 def _serve(fd:int, preload:list):
     """Worker main loop: preload modules, then run jobs received on socket `fd` until told to stop. After a job with a
-    `warm` set-up, a child is forked at once and runs that set-up while the worker waits: the next job that `fits` it
-    runs there (one process per job, as always; the set-up, e.g. a CUDA context, is then off the job's path)."""
+    `warm` set-up (or as it starts, where the set-up says `fork: 'start'`), a child is forked for the next job and runs
+    that set-up: the next job that `fits` it runs there (one process per job, as always; the set-up, e.g. a CUDA
+    context, is then off its path)."""
     sock = socket.socket(fileno=fd)
     for m in preload:
         try: importlib.import_module(m)
@@ -266,13 +272,13 @@ def _serve(fd:int, preload:list):
             if msg.get('op') == 'stop': break
             job, sb, standby = msg['job'], standby, None
             if sb is not None and not sb.fits(job): sb.discard(); sb = None
+            w = job.get('warm')
+            if w and w.get('fork') == 'start': standby = _ahead(w)   # the next job's process: its set-up runs while this job does
             try: res = run_job(job, sb)
             except Exception as e: res = dict(status='crash', reason=one_line(f"worker failed to run the job: {type(e).__name__}: {e}"),
                                               label=job.get('label', ''))
             _send(sock, res)
-            if job.get('warm'):
-                try: standby = _Standby(job['warm'])
-                except Exception as e: print(f"cudal1 sandbox worker: no process ready ahead ({type(e).__name__}: {e})", file=sys.stderr)
+            if w and w.get('fork') != 'start': standby = _ahead(w)
     finally:
         if standby is not None: standby.discard()
 
@@ -299,10 +305,11 @@ def load_program(code:str, # the program's source
                  name:str, # the module name it runs as
                 ):
     "Execute a program's source as a fresh module `name` (registered in `sys.modules`); only ever called in a sandbox child."
-    import types
+    import types, linecache
     m = types.ModuleType(name); m.__file__ = f'{name}.py'
     sys.modules[name] = m
-    exec(compile(code, f'{name}.py', 'exec'), m.__dict__)
+    linecache.cache[m.__file__] = (len(code), None, code.splitlines(True), m.__file__)   # its source, for inspect (torch.jit.script)
+    exec(compile(code, m.__file__, 'exec'), m.__dict__)
     return m
 
 class _Worker:
@@ -402,6 +409,9 @@ def _demo_job(p:dict):
     if do == 'print': print('noise on stdout'); return 1
     if do == 'env': return os.environ.get(p['name'])
     if do == 'pid': return os.getpid()
+    if do == 'wait_file':   # until a file appears (written by another process), then its text
+        while not os.path.exists(p['path']): time.sleep(0.01)
+        return Path(p['path']).read_text()
     if do == 'kill_parent': os.kill(os.getppid(), signal.SIGKILL); time.sleep(60)   # takes its worker down
     if do == 'kill_grandparent':   # takes down whatever started its worker (a Ray actor)
         os.kill(int(open(f'/proc/{os.getppid()}/stat').read().rsplit(')', 1)[1].split()[1]), signal.SIGKILL); time.sleep(60)

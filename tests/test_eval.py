@@ -58,7 +58,10 @@ def l2_3(tmp_path_factory):
         flip = Candidate(t.id, 'import torch\ntorch.set_num_threads(2)\n' + good[0].code, name='threads')   # global state changed at import
         low = [Candidate(t.id, _wrap(good[0].code, f'        return out.to(torch.{k}).to(out.dtype)'), name=k) for k in ('float16', 'bfloat16')]
         tamper = [Candidate(t.id, f(good[0].code), name=k) for k, f in TAMPER.items()]
-        cands = good + bad + [flip] + low + tamper
+        # TorchScript reads a function's source: a program run from its text must still give it (`sandbox.load_program`)
+        scripted = Candidate(t.id, 'import torch\n\n@torch.jit.script\ndef _same(x: torch.Tensor) -> torch.Tensor:\n    return x\n\n'
+                             + good[0].code, name='scripted')
+        cands = good + bad + [flip] + low + tamper + [scripted]
         cfg = EvalConfig(timeout=120, budget_s=CFG.budget_s, min_trials=CFG.min_trials)   # torch.compile's first call: ~27 s on 2 busy cores
         res = evaluate(t, cands, cfg=cfg)
     assert len({c.name for c in cands}) == len(cands)
@@ -72,6 +75,7 @@ def test_verdicts_for_good_and_bad_candidates(l2_3):
     assert th.verdict == 'cheat' and th.meta['cheat_ids'] == ['T9'] and 'changed:threads' in th.flags, (th.reason, th.flags)
     assert th.meta['changed']['threads'] == [1, 2] and apply_policy(th, 'audit').verdict == 'ok'
     assert all(got[g.name].verdict == 'ok' and got[g.name].correct for g in good)
+    assert got['scripted'].verdict == 'ok', got['scripted'].reason
     assert {k: got[k].verdict for k in BAD} == WANT, {k: (got[k].verdict, got[k].reason) for k in BAD}
     assert 'SIGSEGV' in got['crashing'].reason   # a forward that never returns: `test_call_that_never_returns_is_stopped_in_seconds`
     assert 'without a result' in got['exiting'].reason and 'SystemExit' in got['sys_exit'].reason

@@ -129,6 +129,9 @@ def cand_job(p:dict, # a `JobPayload` as a dict
     dog = Watchdog()   # the per-call time limit (started here: not a thread of the candidate's)
     snap = snapshot()   # before any candidate code: checked after its import, construction and every call
     _phase(res, 'reference')
+    # torch.compile's machinery is imported before the lock is taken: seconds of CPU work on a busy host, which under the lock
+    # (shared) would keep every timing waiting
+    if COMPILES.search(p.code): import torch._dynamo, torch._inductor.compile_fx
     lock = DeviceLock(p.lock, p.device)
     use_pch()   # before the reference too: every load passes torch the build arguments its compile job used, so torch rebuilds nothing
     ref_mod = load_program(p.ref, 'reference')

@@ -8,22 +8,29 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/job_setup.html.md"""
 from __future__ import annotations
 import os, time, contextlib
 from ..sandbox import start_clock, steady_malloc
-from ..device import flock, IDLE_S
+from ..device import flock, window_hold, IDLE_S
 
 # %% auto #0
 __all__ = ['JOB_THREADS', 'warm_cuda', 'DeviceLock', 'job_threads', 'setup_device', 'seeded_inputs', 'clone_args', 'seeded_model']
 
 # %% ../../nbs/03e_job_setup.ipynb #7c2a9e41
-def warm_cuda(a:dict, # {'lock': the device lock's file}
+def warm_cuda(a:dict, # {'lock': the device lock's file, 'early': make the context in a window (`device.EARLY_CONTEXT_MB`)}
               pending, # () -> True once the job has arrived
              ):
     """A job process's CUDA set-up, made before its job is known (`sandbox.Job.warm`): its context, then cuBLAS's handle
     and workspace, under the device lock shared -- once the job has arrived, or earlier once the device is idle: no
-    timing ended in the last `IDLE_S` and no job holds or waits for the lock. The driver makes contexts one after
-    another (8 at once took about 1.1 s each on an H200, one alone 0.2-0.4 s), and a context made while another process
-    times perturbs that timing (a 2.7 ms matmul's p90 up 17-20 %, its slowest sample 2.5-3x), so contexts are made
-    under the lock: made ahead, they leave a batch's path to the timing whenever the judge had idle time before it."""
+    timing ended in the last `IDLE_S` and no job holds or waits for the lock. With `early` (a GPU with memory to keep
+    a context per waiting process), earlier still: in any window where no timing holds or awaits the lock
+    (`device.window_hold`), one process at a time (`<lock>.ctx`), so a timing that arrives waits for one context at
+    most. The driver makes contexts one after another (8 at once took about 1.1 s each on an H200, one alone 0.2-0.4 s),
+    and a context made while another process times perturbs that timing (a 2.7 ms matmul's p90 up 17-20 %, its slowest
+    sample 2.5-3x), so contexts are made under the lock: made ahead, they leave a job's path to its timing."""
     import torch, fcntl
+    def make():
+        torch.cuda.set_device(0)
+        x = torch.ones(8, 8, device='cuda:0')
+        (x @ x).sum().item()   # cuBLAS's handle and workspace
+        torch.cuda.synchronize()
     def idle()->bool:
         try:
             if time.time() - os.stat(a['lock']).st_mtime <= IDLE_S: return False
@@ -31,12 +38,16 @@ def warm_cuda(a:dict, # {'lock': the device lock's file}
                 fcntl.flock(g, fcntl.LOCK_EX | fcntl.LOCK_NB); fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
             return True
         except OSError: return False   # BlockingIOError: held or awaited
+    if a.get('early'):
+        with open(a['lock'] + '.ctx', 'a+') as c:
+            while not pending():
+                try: fcntl.flock(c, fcntl.LOCK_EX | fcntl.LOCK_NB)   # one context at a time
+                except OSError: time.sleep(0.05); continue
+                if (f := window_hold(a['lock'])) is None: fcntl.flock(c, fcntl.LOCK_UN); time.sleep(0.05); continue
+                with f: make()
+                return
     while not pending() and not idle(): time.sleep(0.05)
-    with flock(a['lock'], 'sh'):
-        torch.cuda.set_device(0)
-        x = torch.ones(8, 8, device='cuda:0')
-        (x @ x).sum().item()   # cuBLAS's handle and workspace
-        torch.cuda.synchronize()
+    with flock(a['lock'], 'sh'): make()
 
 # %% ../../nbs/03e_job_setup.ipynb #479d8ad0
 class DeviceLock:
