@@ -104,7 +104,8 @@ def window_hold(path:str, # the lock file
 IDLE_S = 1.0   # a GPU whose last timing ended longer ago than this counts as idle: its next timing warms it up first (`CLEAN_WARM_S`)
 # on a GPU of at least this much memory a job's process makes its CUDA context as soon as no timing holds or awaits the
 # lock (its 'window'), not only once the GPU is idle: each waiting process then keeps a context (about 0.5 GB) beside the running jobs'
-EARLY_CONTEXT_MB = 40_000
+# (`EvalConfig.early_contexts`)
+EARLY_CONTEXT_MB = 70_000   # an 80 GB H100 or A100, an H200; not a 40 GB A100
 
 # %% ../nbs/00ab_device.ipynb #9ed015b3
 @contextlib.contextmanager
