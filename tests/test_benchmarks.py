@@ -553,3 +553,25 @@ def test_sdp_order_probes_and_measures_each_backend(tmp_path, capsys):
         assert isinstance(e['alone:MATH'], float) and e['alone:MATH'] < 1e-5   # float32 math against float64
         assert any(k.startswith('order:') for k in e) and str(e['alone:CUDNN_ATTENTION']).startswith('n/a')   # no cuDNN on the CPU
     assert 'one autocast attention call' in capsys.readouterr().out
+
+
+def test_run_parts_packs_what_resumes_and_refuses_an_altered_piece(tmp_path):
+    "`run_parts.sh`: an experiment in pieces keeps a cut arm-seed's last checkpoint and a finished one's model, drops older checkpoints; an altered piece unpacks nothing."
+    out = tmp_path/'out'
+    files = ['baseline.json', 'contrastive-s0/rollouts.jsonl', 'plain-s0/model/adapter.bin', 'plain-s0/trainer/checkpoint-2/adapter.bin']
+    files += [f'contrastive-s0/trainer/checkpoint-{n}/adapter.bin' for n in (2, 4, 10)]
+    for i, f in enumerate(files):
+        (out/f).parent.mkdir(parents=True, exist_ok=True); (out/f).write_bytes(os.urandom(3000 + i))
+    sh = lambda *a: subprocess.run(['bash', str(ROOT/'benchmarks'/'run_parts.sh'), *map(str, a)], capture_output=True, text=True, timeout=60)
+    r = sh('pack', out, tmp_path/'parts', '4k')
+    assert r.returncode == 0 and 'packed 4 files' in r.stdout, r.stdout + r.stderr
+    assert len(list((tmp_path/'parts').glob('run.tgz.*'))) > 1
+    r = sh('unpack', tmp_path/'parts', tmp_path/'back')
+    back = sorted(str(p.relative_to(tmp_path/'back')) for p in (tmp_path/'back').rglob('*') if p.is_file())
+    assert r.returncode == 0 and back == sorted(['baseline.json', 'contrastive-s0/rollouts.jsonl', 'plain-s0/model/adapter.bin',
+                                                 'contrastive-s0/trainer/checkpoint-10/adapter.bin']), (r.stderr, back)
+    assert all((tmp_path/'back'/f).read_bytes() == (out/f).read_bytes() for f in back)
+    with open(next((tmp_path/'parts').glob('run.tgz.01')), 'ab') as f: f.write(b'x')
+    r = sh('unpack', tmp_path/'parts', tmp_path/'again')
+    assert r.returncode == 2 and 'altered' in r.stderr and not (tmp_path/'again').exists()
+    assert sh('pack', tmp_path/'none', tmp_path/'p2').returncode == 2
