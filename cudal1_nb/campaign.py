@@ -23,7 +23,7 @@ from .verdict import judge, static_flags, needs_process, merge_processes, may_va
 
 # %% auto #0
 __all__ = ['WAIT_S', 'record_result', 'save_process', 'Campaign', 'build_cores', 'resumed', 'compile_jobs', 'pch_job',
-           'plan_jobs', 'Judging', 'run_jobs']
+           'plan_jobs', 'early_contexts', 'Judging', 'run_jobs']
 
 # %% ../nbs/03ia_campaign.ipynb #e4099f42
 WAIT_S = 7 * 24 * 3600.0   # queueing for the run's lock is bounded by the holders' own time limits
@@ -75,6 +75,8 @@ class Campaign:
     pch: str = ''      # the precompiled headers' folder (`pch_dir`; '': builds go without)
     warm: WarmHarness|None = None  # what outlives the campaign: its reference work per task
     host: dict|None = None  # the host's calibration, recorded in every result
+    # jobs' processes forked as the job before them starts and their CUDA contexts made in any window (`early_contexts`)
+    early: bool = False
 
 def build_cores(cores:list, # the cores this process may run on
                  n:int, # jobs at once
@@ -183,11 +185,22 @@ def _processes(flags:list, # the candidate's static flags
 
 def _ahead(cp:Campaign)->dict|None:
     ("The set-up a CUDA job's process makes before its job is known (`sandbox.Job.warm`, `job.setup.warm_cuda`): its context and cuBLAS on the "
-     "campaign's GPU (with `EvalConfig.early_contexts`, forked as the job before starts and made in any window); none on the CPU.")
+     "campaign's GPU (with `Campaign.early`, forked as the job before starts and made in any window); none on the CPU.")
     if cp.device != 'cuda': return None
-    early = cp.cfg.early_contexts and gpu_memory_mb() >= EARLY_CONTEXT_MB
-    return dict(func='cudal1_nb.job.setup:warm_cuda', args=dict(lock=cp.lock, early=early), fork='start' if early else 'end',
+    return dict(func='cudal1_nb.job.setup:warm_cuda', args=dict(lock=cp.lock, early=cp.early), fork='start' if cp.early else 'end',
                 env=dict(CUDA_VISIBLE_DEVICES=cp.env.get('CUDA_VISIBLE_DEVICES', '')))
+
+def early_contexts(cfg:EvalConfig, # `early_contexts` says whether at all
+                   device:str, # 'cpu' or 'cuda'
+                   jobs:int, # the candidate jobs the campaign has to run (about)
+                   workers:int, # jobs at once
+                  )->bool:
+    """Whether a campaign's job processes make their CUDA contexts early (`Campaign.early`): with `cfg.early_contexts`, on
+    a GPU of `device.EARLY_CONTEXT_MB` or more, when it has more jobs than workers (an audit: a job's successor is needed
+    at once, and the gap before it is on the way to its timing). A batch no larger than the workers (a reward's call)
+    keeps the successors for the next batch, which make their contexts once the GPU is idle (made early, beside the
+    batch's own work, they slowed a replay of RL rewards on one H200: 2.46 against 2.65 programs/s, one run each)."""
+    return bool(cfg.early_contexts and device == 'cuda' and jobs > workers and gpu_memory_mb() >= EARLY_CONTEXT_MB)
 
 def _common(t:Task, cp:Campaign, bl:tuple)->dict:
     "The payload fields every job of task `t` shares: its seeds from the campaign's secret, the device and the timing settings."

@@ -52,8 +52,9 @@ class EvalConfig(StageConfig):
     tie_processes: bool = True
     # builds find a precompiled torch/extension.h in the build cache (`cudal1_nb.pch`); a campaign of more builds than build cores makes it first
     pch: bool = True
-    # on a GPU of `device.EARLY_CONTEXT_MB` or more: each job's successor process is forked as the job starts and makes its CUDA context in
-    # any window where no timing holds or awaits the lock (False, or a smaller GPU: once the GPU is idle, or once its job has arrived)
+    # in a campaign of more jobs than workers on a GPU of `device.EARLY_CONTEXT_MB` or more: each job's successor process is forked as the job
+    # starts and makes its CUDA context in any window where no timing holds or awaits the lock (`campaign.early_contexts`; otherwise once
+    # the GPU is idle, or once its job has arrived)
     early_contexts: bool = True
     def validate(self):
         get_policy(self.policy)

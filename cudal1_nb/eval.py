@@ -20,7 +20,7 @@ from .pch import PCH_ENV
 from .contract import EvalConfig, JobPayload, call_limit, calls_per_sample, HARNESS_MODULES, harness_version
 from .job.builds import compile_job, ext_dir, pch_dir
 from .job.run import ref_job, cand_job
-from .campaign import WAIT_S, Campaign, build_cores, resumed, compile_jobs, pch_job, plan_jobs, save_process, Judging, run_jobs
+from .campaign import WAIT_S, Campaign, early_contexts, build_cores, resumed, compile_jobs, pch_job, plan_jobs, save_process, Judging, run_jobs
 from .evalstats import median_ci, summarize, ci_ok, log_ratio_ci, drifted, ref_drift
 _all_ = ['EvalConfig', 'call_limit', 'calls_per_sample', 'compile_job', 'ref_job', 'cand_job', 'ext_dir', 'pch_dir',   # as they were here
          'median_ci', 'summarize', 'ci_ok', 'log_ratio_ci', 'drifted', 'ref_drift', 'WAIT_S', 'HARNESS_MODULES', 'harness_version']
@@ -162,6 +162,7 @@ def evaluate_many(items:list, # [(Task, [Candidate, ...]), ...]
         ids = [c.id for _, cs in items for c in cs]
         prev = store.measured(ids, device=cp.name, harness=harness_version()) if resume else {}
         results, pend = resumed(items, prev)
+        cp.early = early_contexts(cfg, device, sum(map(len, pend)), n)
         got = store.processes([i for i in ids if i not in prev], device=cp.name, harness=harness_version()) if resume else {}
         runs = {(ti, ci): got[c.id] for ti, (_, cs) in enumerate(items) for ci, c in enumerate(cs) if ci in pend[ti] and c.id in got}
         if store is not None: store.add_tasks([t for (t, _), p in zip(items, pend) if p])
