@@ -249,7 +249,7 @@ def run_job(job:dict, # a `Job` as a dict
     last = [l for l in log.strip().splitlines() if l.strip()][-1:]  # the last log line often says why (MemoryError...)
     return dict(out, status='crash', reason=one_line(why + (f"; last output: {last[0]}" if last else '')))
 
-def _ahead(warm:dict)->_Standby|None:
+def _fork_standby(warm:dict)->_Standby|None:
     "A child forked for the next job, running the set-up `warm`; None (said on stderr) where it cannot be forked."
     try: return _Standby(warm)
     except Exception as e: print(f"cudal1 sandbox worker: no process ready ahead ({type(e).__name__}: {e})", file=sys.stderr)
@@ -273,12 +273,12 @@ def _serve(fd:int, preload:list):
             job, sb, standby = msg['job'], standby, None
             if sb is not None and not sb.fits(job): sb.discard(); sb = None
             w = job.get('warm')
-            if w and w.get('fork') == 'start': standby = _ahead(w)   # the next job's process: its set-up runs while this job does
+            if w and w.get('fork') == 'start': standby = _fork_standby(w)   # the next job's process: its set-up runs while this job does
             try: res = run_job(job, sb)
             except Exception as e: res = dict(status='crash', reason=one_line(f"worker failed to run the job: {type(e).__name__}: {e}"),
                                               label=job.get('label', ''))
             _send(sock, res)
-            if w and w.get('fork') != 'start': standby = _ahead(w)
+            if w and w.get('fork') != 'start': standby = _fork_standby(w)
     finally:
         if standby is not None: standby.discard()
 
