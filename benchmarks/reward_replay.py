@@ -23,7 +23,10 @@ def read_batches(paths:list, # rollouts files (JSONL, gzipped or not)
                  split:str='train', # the rollouts' split to take
                 )->list:
     "[[rollout dict, ...], ...]: the training rollouts grouped by (file, run, step) as they were scored, in file order, until `n` completions."
-    from cudal1_nb.jsonl import load_jsonl   # the package's reader (gzipped or not), from the root put first on the path above
+    try: from cudal1_nb.jsonl import load_jsonl   # the package's reader (gzipped or not), from the root put first on the path above
+    except ImportError:   # a package from before `cudal1_nb.jsonl` existed
+        import gzip
+        def load_jsonl(p): return [json.loads(l) for l in (gzip.open if str(p).endswith('.gz') else open)(p, 'rt') if l.strip()]
     out, total = [], 0
     for p in paths:
         rows = load_jsonl(p)
