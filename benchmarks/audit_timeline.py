@@ -24,7 +24,8 @@ Since jobs hold the lock shared for untimed device work and exclusively for timi
 `[kind, start, seconds]` per hold), the serial part of the run is the exclusive holds: it prints them and the shared
 holds apart (results of older runs have one exclusive hold per job, from `lock_at`/`locked_s`), and what the lock was
 doing while some job waited to time (`lock_states`): the part of the span where the lock was held shared, or free,
-with a timing queued is what a scheduler that closes shared windows sooner could give back."""
+with a timing queued is what a scheduler that closes shared windows sooner could give back. `handovers`: the time
+from one timing's end to the start of the next, already waiting, one (the holder's process exiting before the lock is free)."""
 import argparse, statistics, sys
 from pathlib import Path
 if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
@@ -65,6 +66,23 @@ def most_at_once(h:list, # exclusive holds: (start, seconds, label)
     k = top = 0
     for _, d in ev: k += d; top = max(top, k)
     return top
+
+
+def handovers(rows)->list:
+    """Seconds from the end of one exclusive hold to the start of the next, where the next one's job was already waiting
+    for it and no shared hold ran in between: the lock handed from one timing to the next. The lock is let go when the
+    holder's process exits, so this is that exit (its CUDA context's teardown) and the next job's waking."""
+    held, waits = [], set()
+    for hs in job_holds(rows):
+        held += [(k, a, a + s) for k, a, s in hs]
+        waits |= {(round(a0 + s0, 3), round(a1, 3)) for (_, a0, s0), (k1, a1, _) in zip(hs, hs[1:]) if k1 == 'ex'}
+    exs = sorted({(round(a, 3), round(b, 3)) for k, a, b in held if k == 'ex'})
+    shs = [(a, b) for k, a, b in held if k == 'sh']
+    out = []
+    for (_, b0), (a1, _) in zip(exs, exs[1:]):
+        if a1 > b0 and any(w0 <= b0 and w1 == a1 for w0, w1 in waits) and not any(a < a1 and b > b0 for a, b in shs):
+            out.append(a1 - b0)
+    return out
 
 
 def jobs_at_once(rows, window:float=20.0)->list:
@@ -160,6 +178,9 @@ def main(argv=None):
     if sh:
         st = lock_states(rows)
         print("the lock's state over the span: " + ', '.join(f"{k} {v:.0f} s" for k, v in st.items()))
+    if (ho := handovers(rows)):
+        print(f"handovers from one timing to the next waiting one (the holder's process exiting): {len(ho)}, median "
+              f"{statistics.median(ho):.3f} s, total {sum(ho):.1f} s")
     if (ja := jobs_at_once(rows)):
         print("jobs in their device work at once (first hold to last release), mean per 20 s from the first lock: "
               + ' '.join(f"{n:.1f}" for _, n in ja))

@@ -111,6 +111,20 @@ def test_timeline_counts_jobs_in_their_device_work():
     assert jobs_at_once([dict(meta={})]) == []
 
 
+def test_timeline_counts_handovers_between_timings():
+    "`audit_timeline.handovers`: an exclusive hold to the next one its job waited for, none when shared work runs between or nobody waited."
+    sys.path.insert(0, str(ROOT/'benchmarks'))
+    from audit_timeline import handovers
+    rows = [dict(meta=dict(holds=[['sh', 100.0, 1.0], ['ex', 102.0, 1.0]])),    # times 102-103
+            dict(meta=dict(holds=[['sh', 100.0, 1.5], ['ex', 103.25, 1.0]])),   # waited since 101.5: handed over after 0.25 s
+            dict(meta=dict(holds=[['sh', 104.5, 0.5], ['ex', 105.5, 1.0]])),    # asked at 105.0, after the last timing ended
+            dict(meta=dict(holds=[['sh', 105.0, 1.6], ['ex', 107.0, 1.0]])),    # its own shared work ran past the last timing's end
+            dict(meta=dict(holds=[['sh', 100.0, 0.5], ['ex', 108.5, 1.0]]))]    # waited, while another job's shared hold ran between
+    rows[4]['meta']['ref_holds'] = [['sh', 108.1, 0.2]]
+    assert [round(x, 3) for x in handovers(rows)] == [0.25]
+    assert handovers([dict(meta={})]) == []
+
+
 def test_agreement_tells_the_hosts_relative_speed_per_bucket():
     "`audit_agreement.host_speed`: the median B/A reference and candidate times per bucket; a slower launch shows in the fastest bucket alone."
     sys.path.insert(0, str(ROOT/'benchmarks'))
