@@ -68,14 +68,22 @@ def most_at_once(h:list, # exclusive holds: (start, seconds, label)
     return top
 
 
+def holds_and_waits(rows)->tuple:
+    """([(kind, start, end)] of every job's holds, [(start, end)] of every wait for an exclusive hold: from the end of a
+    job's hold to the start of its next one, exclusive)."""
+    held, waits = [], []
+    for hs in job_holds(rows):
+        held += [(k, a, a + s) for k, a, s in hs]
+        waits += [(a0 + s0, a1) for (_, a0, s0), (k1, a1, _) in zip(hs, hs[1:]) if k1 == 'ex']
+    return held, waits
+
+
 def handovers(rows)->list:
     """Seconds from the end of one exclusive hold to the start of the next, where the next one's job was already waiting
     for it and no shared hold ran in between: the lock handed from one timing to the next. The lock is let go when the
     holder's process exits, so this is that exit (its CUDA context's teardown) and the next job's waking."""
-    held, waits = [], set()
-    for hs in job_holds(rows):
-        held += [(k, a, a + s) for k, a, s in hs]
-        waits |= {(round(a0 + s0, 3), round(a1, 3)) for (_, a0, s0), (k1, a1, _) in zip(hs, hs[1:]) if k1 == 'ex'}
+    held, waits = holds_and_waits(rows)
+    waits = {(round(a, 3), round(b, 3)) for a, b in waits}
     exs = sorted({(round(a, 3), round(b, 3)) for k, a, b in held if k == 'ex'})
     shs = [(a, b) for k, a, b in held if k == 'sh']
     out = []
@@ -103,10 +111,7 @@ def lock_states(rows, step:float=0.05)->dict:
     """Seconds of the span in each state of the lock: held exclusively; held shared while a job waits for its exclusive
     hold (between the end of a job's hold and the start of its next exclusive one); held shared with no job waiting;
     free while a job waits (handing over: one process exiting, the next waking); free. Sampled every `step` seconds."""
-    held, waits = [], []
-    for hs in job_holds(rows):
-        held += [(k, a, a + s) for k, a, s in hs]
-        waits += [(a0 + s0, a1) for (_, a0, s0), (k1, a1, _) in zip(hs, hs[1:]) if k1 == 'ex']
+    held, waits = holds_and_waits(rows)
     if not held: return {}
     t0, t1 = min(a for _, a, _ in held), max(b for _, _, b in held)
     n = int((t1 - t0) / step) + 1

@@ -12,7 +12,7 @@ this run), the seconds and programs/s; then the totals: programs/s over the call
 holds of the device lock summed over every process of every result (`meta.holds`, `meta.processes[].holds`) -- the
 floor: no reward can judge faster than one program per (sum / programs) seconds on one GPU -- and the lock's
 occupancy, that sum over the calls' wall time. Runs against any version of the package on `PYTHONPATH` (the same
-rollouts before and after a change). `--evals FILE` writes every result (JSONL) for `benchmarks/audit_timeline.py`."""
+rollouts before and after a change) that has `cudal1_nb.jsonl` (`device_replay.sh` adds it to an older one). `--evals FILE` writes every result (JSONL) for `benchmarks/audit_timeline.py`."""
 import argparse, collections, dataclasses, json, os, sys, tempfile, time
 from pathlib import Path
 sys.path.insert(0, os.environ.get('CUDAL1_PACKAGE_ROOT') or str(Path(__file__).resolve().parents[1]))   # run from a checkout without installing
@@ -23,10 +23,7 @@ def read_batches(paths:list, # rollouts files (JSONL, gzipped or not)
                  split:str='train', # the rollouts' split to take
                 )->list:
     "[[rollout dict, ...], ...]: the training rollouts grouped by (file, run, step) as they were scored, in file order, until `n` completions."
-    try: from cudal1_nb.jsonl import load_jsonl   # the package's reader (gzipped or not), from the root put first on the path above
-    except ImportError:   # a package from before `cudal1_nb.jsonl` existed
-        import gzip
-        def load_jsonl(p): return [json.loads(l) for l in (gzip.open if str(p).endswith('.gz') else open)(p, 'rt') if l.strip()]
+    from cudal1_nb.jsonl import load_jsonl   # the package's reader (gzipped or not), from the root put first on the path above
     out, total = [], 0
     for p in paths:
         rows = load_jsonl(p)
