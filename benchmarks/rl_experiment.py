@@ -12,9 +12,12 @@ policy's, and above plain GRPO's with an interval over seeds).
 The policy trains and samples on --device; programs are judged where `-p eval_device` says (the RLConfig field, 'cpu'
 by default). Either may list several GPUs (`--device cuda:0,cuda:1,cuda:2 -p eval_device cuda:3`): the arms of the
 i-th seed train on the i-th listed device and are judged on the i-th listed eval device (both cycled), so every
-device carries one arm-seed of each arm. With --parallel N, N arm-seeds run at once, each in its own process (give
-each fewer harness workers with `-p workers K`); refused when an arm would train on a GPU that times programs (its
-generation would run beside the timings). An arm-seed that fails is recorded (`failed` in the summary) and the others go on.
+device carries one arm-seed of each arm. With --parallel N, up to N arm-seeds run at once, each in its own process (give
+each fewer harness workers with `-p workers K`), never two of which one trains on a GPU that times the other's programs
+(its generation would run beside those timings): an arm-seed waits for such a one to end, so `--device cuda:0,cuda:1
+-p eval_device cuda:0,cuda:1 --parallel 2` runs seed 0's arms on the first GPU and seed 1's on the second, each trained
+and judged on its own GPU; refused when no two arm-seeds could run together. An arm-seed that fails is recorded
+(`failed` in the summary) and the others go on.
 Run again with the same OUT to go on: finished arm-seeds are read back, unfinished ones resume from their last
 checkpoint (with the whole --budget again: a cut run is said so in its row).
 
@@ -115,7 +118,8 @@ def main(argv=None):
     for x in arms:   # refuse bad settings before anything runs
         for d in a.device.split(','):
             for e in evs.split(','): RLConfig.from_params(dict(params, **ARMS[x], init=a.init, device=d, eval_device=e))
-    if a.parallel > 1 and (why := shared_judge(a.device, evs)): sys.exit(f"--parallel {a.parallel}: {why}")
+    if a.parallel > 1 and len(ps := [place(sd) for sd in seeds] * len(arms)) > 1 and all(clash(p, q) for i, p in enumerate(ps) for q in ps[i + 1:]):
+        sys.exit(f"--parallel {a.parallel}: no two arm-seeds can run at once: {clash(ps[0], ps[1])}")
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     if a.baseline_from:   # the stage-2 policy as an earlier experiment measured it: same checkpoint, store and sampling
@@ -154,10 +158,15 @@ def main(argv=None):
         write_results(out, a, arms, seeds, params, base, runs, t0, failed=failed)   # after every run: a stopped experiment keeps what it measured
     if a.parallel > 1 and len(jobs) > 1:
         import multiprocessing as mp
-        from concurrent.futures import ProcessPoolExecutor, as_completed
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures import wait, FIRST_COMPLETED
         with ProcessPoolExecutor(a.parallel, mp_context=mp.get_context('spawn'), max_tasks_per_child=1) as ex:
-            futs = {ex.submit(run_one, *j): j for j in jobs}
-            for f in as_completed(futs): finished(futs[f][0], futs[f][1], f.result)
+            pending, futs = list(jobs), {}
+            while pending or futs:
+                while (k := next_job([j[4] for j in pending], [j[4] for j in futs.values()], a.parallel)) is not None:
+                    j = pending.pop(k); futs[ex.submit(run_one, *j)] = j
+                done, _ = wait(futs, return_when=FIRST_COMPLETED)
+                for f in done: j = futs.pop(f); finished(j[0], j[1], f.result)
     else:
         for j in jobs: finished(j[0], j[1], lambda: run_one(*j))
     print(f"wrote {out} in {time.time() - t0:.0f} s" + (f"; {len(failed)} arm-seed(s) failed: {sorted(f'{x}-s{sd}' for x, sd in failed)}" if failed else ''))
@@ -170,20 +179,26 @@ def placement(device:str, eval_device:str, seeds:list, seed:int)->dict:
     return dict(device=devs[i % len(devs)], eval_device=evs[i % len(evs)])
 
 
-def shared_judge(device:str, eval_device:str)->str|None:
-    """Why arms run side by side would disturb each other's reward, or None; either argument may list devices
-    ('cuda:0,cuda:1'). The device lock keeps one arm's judging apart from another's, not from the other arms'
-    generation and updates: arms that train on a GPU that times programs slow those timings (a launch-bound program's
-    synced time then exceeds its event time, and the `unjoined_stream` check flags honest programs)."""
+def clash(p:dict, q:dict)->str|None:
+    """Why two arm-seeds placed at `p` and `q` (`placement`'s dicts) must not run at once, or None: one trains on a GPU
+    that times the other's programs. The device lock keeps one arm's judging apart from another's, not from the other
+    arm's generation and updates: a timing beside them is slowed (a launch-bound program's synced time then exceeds its
+    event time, and the `unjoined_stream` check flags honest programs). An arm trained and judged on the same GPU, alone
+    there, is not disturbed: its trainer holds the lock shared while it works on that GPU."""
     from cudal1_nb.gpus import pick_gpu
-    for d in device.split(','):
-        trains_on_gpu = d == 'auto' or d.startswith('cuda')   # 'auto' trains on the first GPU when there is one
-        for e in eval_device.split(','):
-            if trains_on_gpu and e.startswith('cuda') and pick_gpu(d.replace('auto', 'cuda'), None) == pick_gpu(e, None):
-                return (f"arms train on {d} and programs are timed on {e}, the same GPU: one arm's timings would run "
-                        f"beside the others' generation and updates; run the arms one at a time (--parallel 1) or judge on another GPU "
-                        f"(-p eval_device cuda:N)")
+    gpu = lambda d: pick_gpu(d.replace('auto', 'cuda'), None) if d == 'auto' or d.startswith('cuda') else None   # 'auto' trains on the first GPU
+    for a, b in ((p, q), (q, p)):
+        if (g := gpu(a['device'])) is not None and g == gpu(b['eval_device']):
+            return (f"an arm-seed trains on {a['device']} and another's programs are timed on {b['eval_device']}, the same GPU: those "
+                    f"timings would run beside its generation and updates; run the arms one at a time (--parallel 1), judge on another "
+                    f"GPU (-p eval_device cuda:N), or give each seed its own GPU for both (--device cuda:0,cuda:1 -p eval_device cuda:0,cuda:1)")
     return None
+
+
+def next_job(pending:list, running:list, parallel:int)->int|None:
+    "The index of the first of the `pending` placements that may start beside the `running` ones (at most `parallel`), or None."
+    if len(running) >= parallel: return None
+    return next((i for i, p in enumerate(pending) if not any(clash(p, r) for r in running)), None)
 
 
 def run_one(arm, seed, run_dir, store, params):

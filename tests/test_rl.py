@@ -129,14 +129,24 @@ def test_rl_experiment_tables_each_arm_over_its_seeds_and_names_the_failed(tmp_p
     assert shlex.split(json.loads((first/'summary.json').read_text())['command']) == argv
 
 
-def test_rl_experiment_refuses_side_by_side_arms_judged_on_their_own_gpu():
-    "Arms run side by side on the GPU that times their programs would slow each other's timings: refused; another GPU or the CPU is fine."
+def test_rl_experiment_never_trains_beside_another_arms_timings():
+    """An arm-seed that trains on the GPU timing another's programs would slow those timings: the two never run at once
+    (another GPU, the CPU, or one arm trained and judged alone on its GPU is fine); with two GPUs each seed gets one."""
     ex = _rl_experiment()
-    assert ex.shared_judge('cuda', 'cuda') and ex.shared_judge('cuda:0', 'cuda') and ex.shared_judge('cuda:1', 'cuda:1')
-    assert ex.shared_judge('cuda:0', 'cuda:1') is None and ex.shared_judge('cuda', 'cpu') is None and ex.shared_judge('cpu', 'cpu') is None
-    assert ex.shared_judge('auto', 'cuda') and ex.shared_judge('auto', 'cuda:1') is None   # 'auto' trains on the first GPU
-    assert ex.shared_judge('cuda:0,cuda:1,cuda:2', 'cuda:3') is None and ex.shared_judge('cuda:0,cuda:1', 'cuda:2,cuda:3') is None
-    assert 'cuda:1' in ex.shared_judge('cuda:0,cuda:1', 'cuda:1,cuda:2')   # one listed training GPU also judges
+    P = lambda d, e: dict(device=d, eval_device=e)
+    assert ex.clash(P('cuda', 'cuda'), P('cuda', 'cuda')) and ex.clash(P('cuda:0', 'cuda:1'), P('cuda:1', 'cuda:1'))
+    assert 'cuda:1' in ex.clash(P('cuda:0', 'cuda:2'), P('cuda:1', 'cuda:0'))   # either way round
+    assert ex.clash(P('auto', 'cuda:1'), P('cuda:1', 'cuda'))   # 'auto' trains on the first GPU
+    assert ex.clash(P('cuda:0', 'cuda:0'), P('cuda:1', 'cuda:1')) is None and ex.clash(P('cuda:0', 'cuda:2'), P('cuda:1', 'cuda:2')) is None
+    assert ex.clash(P('cuda', 'cpu'), P('cuda', 'cpu')) is None and ex.clash(P('cpu', 'cuda'), P('cpu', 'cuda')) is None
+    # four arm-seeds (contrastive, plain x seeds 0, 1) on two GPUs, each seed trained and judged on its own: two at a time
+    place = lambda sd: ex.placement('cuda:0,cuda:1', 'cuda:0,cuda:1', [0, 1], sd)
+    jobs = [place(0), place(0), place(1), place(1)]   # the experiment's order: seed 0's arms, then seed 1's
+    assert ex.next_job(jobs, [], 2) == 0 and ex.next_job(jobs[1:], [jobs[0]], 2) == 1   # seed 1's first arm, not seed 0's second
+    assert ex.next_job([jobs[1], jobs[3]], [jobs[0], jobs[2]], 2) is None and ex.next_job([jobs[1], jobs[3]], [jobs[2]], 2) == 0
+    assert ex.next_job(jobs, [], 1) == 0 and ex.next_job(jobs[1:], [jobs[0]], 1) is None
+    same = [place(0)] * 2   # one GPU for everything: one at a time
+    assert ex.next_job(same[1:], same[:1], 4) is None
 
 
 def test_rl_experiment_places_each_seed_on_its_device():
