@@ -12,7 +12,12 @@ a fixed seed, and `--draws` plain prompts), sampled and judged with the RL stage
 form, temperature, max_completion_length, budget_s...). Judged programs go to a copy of FROZEN in OUT, never to
 FROZEN. Writes OUT/prompts.jsonl, OUT/answers/LABEL.jsonl.gz per policy (a policy already answered is not sampled
 again: run again with the same OUT to add policies or go on after a cut), OUT/rows.jsonl, OUT/effects.jsonl and
-OUT/table.md. A failure, or any answer that is not a correct program, counts 1.0x."""
+OUT/table.md. A failure, or any answer that is not a correct program, counts 1.0x.
+
+On several GPUs, split the policies: the same command on each GPU with its own --out, --device and --eval-device and
+`--only LABELS` (a policy's label is its arm and its count among that arm's policies in the command: base-1,
+contrastive-2...), then the answers files of every OUT in one OUT and the command once more there without --only:
+it samples nothing and writes the tables."""
 if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
 import gzip, json, shutil, sys, time
 from pathlib import Path
@@ -68,12 +73,16 @@ def main(argv=None):
     ap.add_argument('--splits', default='train,held-out'); ap.add_argument('--tasks', type=int, default=0, help='tasks per split at most (0: all)')
     ap.add_argument('--device', default='auto', help='where the policies sample'); ap.add_argument('--eval-device', default='cpu', help='where programs run')
     ap.add_argument('--base', default='base', help='the arm the others are compared with')
+    ap.add_argument('--only', default='', help="sample only these policies (labels, e.g. 'base-1,contrastive-1'), the tables once every policy has answered")
     ap.add_argument('-p', nargs=2, action='append', default=[], metavar=('KEY', 'VALUE'), help='RLConfig field (form, temperature, ...)')
     a = ap.parse_args(argv)
     specs = [x.split('=', 1) for x in a.policies]
     if bad := [x for x, s in zip(a.policies, specs) if len(s) != 2 or not all(s)]: ap.error(f"give ARM=POLICY, not {bad}")
     if a.base not in {arm for arm, _ in specs}: ap.error(f"no policy of the base arm {a.base!r} (give {a.base}=POLICY)")
     if not Path(a.store).is_file(): ap.error(f"no store file {a.store}")
+    labels = [f"{arm}-{[x for x, _ in specs[:i + 1]].count(arm)}" for i, (arm, _) in enumerate(specs)]
+    only = [x for x in a.only.split(',') if x]
+    if bad := [x for x in only if x not in labels]: ap.error(f"--only names no policy of the command: {bad} (its labels: {labels})")
     from cudal1_nb.core import training_on
     training_on(a.device)
     from cudal1_nb.endpoint import fixed_prompts, FixedPrompt, endpoint_table
@@ -93,13 +102,12 @@ def main(argv=None):
     if pf.exists() and [FixedPrompt.from_dict(d) for d in load_jsonl(pf)] != prompts:
         raise SystemExit(f"rl_endpoint: {pf} holds other prompts (another store, seed, draw count or template): use a new --out")
     pf.write_text(''.join(p.to_json() + '\n' for p in prompts))
-    answers, arms, n = {}, {}, {}
-    for arm, spec in specs:
-        n[arm] = n.get(arm, 0) + 1
-        label = f"{arm}-{n[arm]}"
+    answers, arms = {}, {}
+    for (arm, spec), label in zip(specs, labels):
         arms.setdefault(arm, []).append(label)
         f = out/'answers'/f"{label}.jsonl.gz"
         if f.exists(): answers[label] = load_jsonl(f); continue
+        if only and label not in only: continue
         t0 = time.time()
         rows = answer(label, spec, prompts, cfg, reward, cfg.resolved_device() if a.device == 'auto' else a.device)
         tmp = f.with_suffix('.tmp')
@@ -108,6 +116,8 @@ def main(argv=None):
         answers[label] = rows
         print(json.dumps(dict(policy=label, spec=spec, answers=len(rows), seconds=round(time.time() - t0, 1))), flush=True)
     reward.close()
+    if missing := [x for x in labels if x not in answers]:
+        return print(f"answered {sorted(answers)}; the tables wait for {missing} (their answers files in {out/'answers'})")
     rows, effects = endpoint_table(answers, arms, a.base, (('contrastive', 'plain'),) if {'contrastive', 'plain'} <= set(arms) else ())
     r3 = lambda d: {k: round(v, 3) if isinstance(v, float) else v for k, v in d.items()}
     (out/'rows.jsonl').write_text(''.join(json.dumps(r) + '\n' for r in rows))

@@ -415,6 +415,18 @@ def test_rl_endpoint_tiny_policies_on_the_cpu(tmp_path, monkeypatch, capsys):
     capsys.readouterr()
     rl_endpoint.main(args)
     assert 'seconds' not in capsys.readouterr().out   # answered before: nothing sampled again
+    # split over two devices: each answers its policies in its own OUT (--only), the answers files joined, one more run tables them
+    split = [f'base={tiny}', f'contrastive={tiny}', f'contrastive={tiny}', '--store', str(store), '--draws', '2', '--tasks', '1',
+             '--device', 'cpu', '-p', 'max_completion_length', '16']
+    with pytest.raises(SystemExit): rl_endpoint.main(split + ['--out', str(tmp_path/'a'), '--only', 'contrastive-3'])
+    assert rl_endpoint.main(split + ['--out', str(tmp_path/'a'), '--only', 'base-1,contrastive-2']) is None
+    assert 'the tables wait for' in capsys.readouterr().out and not (tmp_path/'a'/'table.md').exists()
+    rl_endpoint.main(split + ['--out', str(tmp_path/'b'), '--only', 'contrastive-1'])
+    (tmp_path/'b'/'answers'/'contrastive-1.jsonl.gz').rename(tmp_path/'a'/'answers'/'contrastive-1.jsonl.gz')
+    capsys.readouterr()
+    rows, _ = rl_endpoint.main(split + ['--out', str(tmp_path/'a')])
+    assert 'seconds' not in capsys.readouterr().out and {r['arm'] for r in rows} == {'base', 'contrastive'}
+    assert all(r['answers'] == 4 for r in rows if r['arm'] == 'contrastive')   # two policies pooled
 
 
 def test_smollm_sft_says_what_to_install_or_what_is_missing(tmp_path):
