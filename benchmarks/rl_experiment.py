@@ -118,7 +118,8 @@ def main(argv=None):
     for x in arms:   # refuse bad settings before anything runs
         for d in a.device.split(','):
             for e in evs.split(','): RLConfig.from_params(dict(params, **ARMS[x], init=a.init, device=d, eval_device=e))
-    if a.parallel > 1 and len(ps := [place(sd) for sd in seeds] * len(arms)) > 1 and all(clash(p, q) for i, p in enumerate(ps) for q in ps[i + 1:]):
+    ps = [place(sd) for sd in seeds for _ in arms]   # every arm-seed's placement
+    if a.parallel > 1 and len(ps) > 1 and all(clash(p, q) for i, p in enumerate(ps) for q in ps[i + 1:]):
         sys.exit(f"--parallel {a.parallel}: no two arm-seeds can run at once: {clash(ps[0], ps[1])}")
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
@@ -158,8 +159,7 @@ def main(argv=None):
         write_results(out, a, arms, seeds, params, base, runs, t0, failed=failed)   # after every run: a stopped experiment keeps what it measured
     if a.parallel > 1 and len(jobs) > 1:
         import multiprocessing as mp
-        from concurrent.futures import ProcessPoolExecutor
-        from concurrent.futures import wait, FIRST_COMPLETED
+        from concurrent.futures import ProcessPoolExecutor, wait, FIRST_COMPLETED
         with ProcessPoolExecutor(a.parallel, mp_context=mp.get_context('spawn'), max_tasks_per_child=1) as ex:
             pending, futs = list(jobs), {}
             while pending or futs:
