@@ -14,7 +14,7 @@ from .device import device_lock, flock
 
 # %% auto #0
 __all__ = ['grpo_args', 'policy_backend', 'make_grpo_trainer', 'engine_grpo_trainer', 'trainer_lock', 'overlap_grpo_trainer',
-           'step_clock', 'last_checkpoint', 'check_checkpoint']
+           'step_clock', 'last_checkpoint', 'finite_updates', 'skipped_updates', 'check_checkpoint']
 
 # %% ../nbs/15_grpo.ipynb #40d508fc
 def grpo_args(cfg, # the stage's `cudal1_nb.rl.RLConfig`
@@ -235,6 +235,41 @@ def last_checkpoint(rd:Path, # a run directory
     from transformers.trainer_utils import get_last_checkpoint
     d = rd/'trainer'
     return get_last_checkpoint(str(d)) if d.is_dir() else None
+
+# %% ../nbs/15_grpo.ipynb #d7645a7e
+def finite_updates(limit:int=3, # this many skipped updates in a row stop the run (`FloatingPointError`)
+                  ):
+    """A TrainerCallback that skips an optimizer step whose gradients hold a NaN or an infinity: it drops every trainable
+    parameter's gradient before the optimizer steps (the weights and the optimizer's state stay as they were), says which
+    tensors were affected, and raises `FloatingPointError` after `limit` skipped steps in a row."""
+    if limit < 1: raise ValueError(f"finite_updates needs limit >= 1, got {limit}")
+    from transformers import TrainerCallback
+    class FiniteUpdates(TrainerCallback):
+        def __init__(self): self.in_a_row, self.skipped = 0, []
+        def on_pre_optimizer_step(self, args, state, control, model=None, **kw):
+            import torch
+            ps = [(n, p) for n, p in model.named_parameters() if p.grad is not None]
+            if not ps or bool(torch.stack([p.grad.isfinite().all() for _, p in ps]).all()):
+                self.in_a_row = 0
+                return
+            bad = [n for n, p in ps if not bool(p.grad.isfinite().all())]
+            for _, p in ps: p.grad = None   # an optimizer steps over parameters that have a gradient only
+            self.in_a_row += 1
+            self.skipped.append(state.global_step + 1)
+            print(f"step {state.global_step + 1}: non-finite gradients in {len(bad)} of {len(ps)} trainable tensors "
+                  f"(first: {bad[0]}); update skipped", flush=True)
+            if self.in_a_row >= limit:
+                raise FloatingPointError(f"{limit} optimizer steps in a row had non-finite gradients (the last: step {state.global_step + 1}, "
+                                         f"{len(bad)} tensors, first {bad[0]}): training diverged; lower the learning rate or resume "
+                                         f"from an earlier checkpoint")
+    return FiniteUpdates()
+
+def skipped_updates(trainer_log:list, # the trainer's `state.log_history` (or `curves.json`'s `trainer_log`)
+                   )->list:
+    "The optimizer steps of `trainer_log` whose update was skipped (`finite_updates`): their logged `grad_norm` is not finite."
+    import math
+    return [h['step'] for h in trainer_log if isinstance(h.get('grad_norm'), (int, float)) and not math.isfinite(h['grad_norm'])]
+
 
 # %% ../nbs/15_grpo.ipynb #82826f86
 def check_checkpoint(ckpt:str|Path|None, # a TRL checkpoint to resume from (None: nothing to check)

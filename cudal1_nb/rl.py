@@ -25,8 +25,8 @@ from .exemplars import make_sampler
 from .checkpoint import find_policy, load_policy, trained_form
 from .sft import CPU_PRECISIONS, budget_callback, trained_model
 from .reward import SMOOTHINGS, RewardConfig, base_reward, group_normalise, Rollout, KernelReward
-from .grpo import (grpo_args, policy_backend, make_grpo_trainer, engine_grpo_trainer, overlap_grpo_trainer, step_clock, last_checkpoint,
-                            check_checkpoint)
+from .grpo import (grpo_args, policy_backend, make_grpo_trainer, engine_grpo_trainer, overlap_grpo_trainer, step_clock,
+                            finite_updates, skipped_updates, last_checkpoint, check_checkpoint)
 from .eval import harness_version
 from .multiturn import multiturn_parts
 from .rl_prompts import ARMS, PromptPlan, build_prompt, PromptSource, prompt_dataset
@@ -252,7 +252,7 @@ def run_rl(cfg:RLConfig, # the stage's settings
         clock = step_clock(reward)
         rfn, more = (reward, {}) if cfg.turns == 1 else multiturn_parts(cfg, tasks, reward, plan, rd)
         tr = make_grpo_trainer(cfg, model, tok, prompt_dataset(PromptSource(train, plan, cfg.db, devname, cfg.seed)), rfn, rd,
-                               callbacks=(budget_callback(cfg.time_budget_s), clock), **more)
+                               callbacks=(budget_callback(cfg.time_budget_s), clock, finite_updates()), **more)
         clock.attach(tr)
         try: tr.train(resume_from_checkpoint=ckpt)
         finally:
@@ -275,7 +275,8 @@ def run_rl(cfg:RLConfig, # the stage's settings
     atomic_write(rd/'curves.json', json.dumps(dict(curves=cur, trainer_log=trainer_log, step_times=step_times), indent=1, default=str))
     tr_rows = [r for r in ros if r.split == 'train']
     k = max(1, len(tr_rows) // 4)   # the last quarter of the training rollouts: where the policy ended
-    summary = dict(mode=cfg.mode, arm=cfg.arm, init=str(init) if init else cfg.backend, steps=last, seconds=round(train_s, 1),
+    summary = dict(mode=cfg.mode, arm=cfg.arm, init=str(init) if init else cfg.backend, steps=last, skipped_updates=skipped_updates(trainer_log),
+                   seconds=round(train_s, 1),
                    train_tasks=len(train), held_out_tasks=len(held), rollouts=len(ros), harness=reward.version,
                    train_first=step_metrics(tr_rows[:k]), train_last=step_metrics(tr_rows[-k:]),
                    train_best_gmean=gmean(list({**{t.id: 1.0 for t in train}, **best_so_far(tr_rows)}.values())),

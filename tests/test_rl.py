@@ -230,3 +230,35 @@ def test_rl_experiment_keeps_the_evaluations_a_run_added(tmp_path):
     rows = read_evals(tmp_path/'evals.jsonl.gz')
     assert [r['candidate_id'] for r in rows] == [d.id] and rows[0]['meta']['job_s'] == 5.1
     assert ex.last_eval_id(tmp_path/'start.sqlite') == 1   # the starting store is read, never written
+
+
+def test_an_update_with_non_finite_gradients_is_skipped_in_a_real_trainer(tmp_path):
+    "One backward pass with a NaN gradient (step 2 of 3): that update is skipped, the weights stay finite, the log names the step."
+    import torch
+    from datasets import Dataset
+    from transformers import AutoModelForCausalLM, AutoTokenizer, TrainerCallback
+    from cudal1_nb.generate import make_tiny_lm
+    from cudal1_nb.rl import RLConfig, grpo_args
+    from cudal1_nb.grpo import finite_updates, skipped_updates
+    from trl import GRPOTrainer
+    p = make_tiny_lm(tmp_path/'tiny')
+    tok, model = AutoTokenizer.from_pretrained(p), AutoModelForCausalLM.from_pretrained(p, dtype=torch.float32)
+    ds = Dataset.from_list([dict(prompt=[{'role': 'user', 'content': f'write program {i}'}]) for i in range(12)])
+    cfg = RLConfig(device='cpu', steps=3, prompts_per_step=2, num_generations=4, max_completion_length=16, learning_rate=1e-2, save_steps=100)
+    reward = lambda completions, **kw: [float(len(str(c)) % 5) for c in completions]
+    snaps = []
+    class Snap(TrainerCallback):
+        def on_step_end(self, args, state, control, model=None, **kw): snaps.append({k: v.detach().clone() for k, v in model.named_parameters()})
+    w = next(model.parameters())
+    def poison(g):   # every micro-batch of the second optimizer step
+        return torch.full_like(g, float('nan')) if len(snaps) == 1 else g
+    w.register_hook(poison)
+    guard = finite_updates()
+    tr = GRPOTrainer(model=model, reward_funcs=[reward], args=grpo_args(cfg, tmp_path/'rl'), train_dataset=ds, processing_class=tok,
+                     callbacks=[guard, Snap()])
+    tr.train()
+    assert len(snaps) == 3 and guard.skipped == [2]
+    assert skipped_updates(tr.state.log_history) == [2]
+    assert all(torch.equal(snaps[0][k], snaps[1][k]) for k in snaps[0])   # step 2 changed nothing
+    assert any(not torch.equal(snaps[1][k], snaps[2][k]) for k in snaps[0])   # step 3 trained again
+    assert all(v.isfinite().all() for v in snaps[2].values())
