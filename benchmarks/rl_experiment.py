@@ -157,7 +157,8 @@ def main(argv=None):
             runs[(x, seed)] = s
             print(f"{x} seed {seed}: {s['steps']} steps, train last {json.dumps(s['train_last'])}, held-out after {json.dumps(s['held_out_after'])}", flush=True)
         write_results(out, a, arms, seeds, params, base, runs, t0, failed=failed)   # after every run: a stopped experiment keeps what it measured
-    if a.parallel > 1 and len(jobs) > 1:
+    gpu = 'cuda' in a.device or 'auto' in a.device   # a GPU error (a device-side assert) ends its process's CUDA context: one process per arm-seed
+    if (a.parallel > 1 or gpu) and len(jobs) > 1:
         import multiprocessing as mp
         from concurrent.futures import ProcessPoolExecutor, wait, FIRST_COMPLETED
         with ProcessPoolExecutor(a.parallel, mp_context=mp.get_context('spawn'), max_tasks_per_child=1) as ex:
@@ -171,6 +172,11 @@ def main(argv=None):
         for j in jobs: finished(j[0], j[1], lambda: run_one(*j))
     print(f"wrote {out} in {time.time() - t0:.0f} s" + (f"; {len(failed)} arm-seed(s) failed: {sorted(f'{x}-s{sd}' for x, sd in failed)}" if failed else ''))
     if failed: sys.exit(1)
+
+
+def steps_note(s:dict)->str:
+    "An arm-seed's optimizer steps as the tables give them: with the updates skipped for non-finite gradients, and whether it resumed."
+    return f"{s['steps']}" + (f" ({len(s['skipped_updates'])} skipped)" if s.get('skipped_updates') else '') + (' (resumed)' if s.get('resumed') else '')
 
 
 def placement(device:str, eval_device:str, seeds:list, seed:int)->dict:
@@ -286,7 +292,7 @@ def write_results(out, a, arms, seeds, params, base, runs, t0, command=None, fai
     for x in arms:
         sp = [runs[(x, s)].get('step_split') or {} for s in per[x]]
         md = lambda k: fmt(statistics.median(v[k] for v in sp if v.get(k) is not None)) if any(v.get(k) is not None for v in sp) else '—'
-        lines.append(f"| {x} | {', '.join(str(runs[(x, s)]['steps']) + (' (resumed)' if runs[(x, s)].get('resumed') else '') for s in per[x])} | "
+        lines.append(f"| {x} | {', '.join(steps_note(runs[(x, s)]) for s in per[x])} | "
                      f"{md('seconds')} | {md('generate_s')} | {md('reward_s')} | {md('update_s')} | {md('reward_share')} |")
     lines += [f"\nfailed, not in the tables: {k}-s{s}: {v}" for (k, s), v in sorted(failed.items())]
     (out/'table.md').write_text('\n'.join(lines) + '\n')
