@@ -6,7 +6,7 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/grpo.html.md"""
 
 # %% ../nbs/15_grpo.ipynb #g0a1b2c3
 from __future__ import annotations
-import os, time
+import os, time, json
 from pathlib import Path
 from .reward import KernelReward, message_text
 from .gpus import judging_on
@@ -200,10 +200,11 @@ def overlap_grpo_trainer(base:type, # a `GRPOTrainer` class (TRL's, or `engine_g
 
 # %% ../nbs/15_grpo.ipynb #418367fb
 def step_clock(reward:KernelReward, # the run's reward (its scoring time, when the trainer does not overlap)
+               path:str|Path|None=None, # also append each step's record to this JSONL file as it ends (a cut run keeps them)
               ):
     """A TrainerCallback recording each optimizer step's wall time split into generation (the trainer's `_generate`, once
     `attach`ed), reward (the seconds the trainer waited for `reward`: its scoring, or with an overlapping trainer its
-    `reward_wait_s`) and update (the rest: loss, backward, optimizer)."""
+    `reward_wait_s`) and update (the rest: loss, backward, optimizer); with `path`, each record is also appended there."""
     from transformers import TrainerCallback
     class StepClock(TrainerCallback):
         def __init__(self): self.times, self.t, self.gen_s = [], None, 0.0
@@ -227,6 +228,8 @@ def step_clock(reward:KernelReward, # the run's reward (its scoring time, when t
             if getattr(self.trainer, 'judges_while_generating', False): g = max(g - r, 0.0)   # a multi-turn rollout judges inside generation
             self.times.append(dict(step=state.global_step - 1, seconds=round(s, 3), generate_s=round(g, 3), reward_s=round(r, 3),
                                    update_s=round(max(s - g - r, 0.0), 3)))
+            if path is not None:
+                with open(path, 'a') as f: f.write(json.dumps(self.times[-1]) + '\n')
     return StepClock()
 
 def last_checkpoint(rd:Path, # a run directory

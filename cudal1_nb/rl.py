@@ -13,6 +13,7 @@ import re, json, time
 from dataclasses import dataclass, replace
 from pathlib import Path
 from .core import StageConfig, start_run, finish_run, atomic_write, seed_everything, DEVICE_RE, TRAIN_DEVICE_RE, training_on
+from .jsonl import load_jsonl
 from .stats import gmean
 from .sandbox import progress_bar
 from .device import device_name
@@ -249,7 +250,10 @@ def run_rl(cfg:RLConfig, # the stage's settings
     t0 = time.time()
     held_out(0)
     if cfg.mode == 'grpo':
-        clock = step_clock(reward)
+        timef = rd/'step_times.jsonl'   # each step's split as it ends: a run cut and resumed keeps the steps before its checkpoint
+        n = int(Path(ckpt).name.split('-')[-1]) if ckpt else 0
+        atomic_write(timef, ''.join(json.dumps(t) + '\n' for t in (load_jsonl(timef, torn=True) if n and timef.exists() else []) if t['step'] < n))
+        clock = step_clock(reward, timef)
         rfn, more = (reward, {}) if cfg.turns == 1 else multiturn_parts(cfg, tasks, reward, plan, rd)
         tr = make_grpo_trainer(cfg, model, tok, prompt_dataset(PromptSource(train, plan, cfg.db, devname, cfg.seed)), rfn, rd,
                                callbacks=(budget_callback(cfg.time_budget_s), clock, finite_updates()), **more)
@@ -260,7 +264,7 @@ def run_rl(cfg:RLConfig, # the stage's settings
         model = trained_model(tr)
         tr.save_model(str(rd/'model')); tok.save_pretrained(str(rd/'model'))
         last = tr.state.global_step
-        trainer_log, step_times = [h for h in tr.state.log_history], clock.times
+        trainer_log, step_times = [h for h in tr.state.log_history], load_jsonl(timef, torn=True)
     else:
         done = max((r.step + 1 for r in reward.rollouts if r.split == 'train'), default=0)
         step_times = []

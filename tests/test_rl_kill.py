@@ -1,5 +1,5 @@
 """kill -9 of a GRPO run at a moment between checkpoints, then the same run again: it resumes from the last
-checkpoint, every step's rollouts are there exactly once, and every judged rollout's program and evaluation are in
+checkpoint, every step's rollouts (and time split) are there exactly once, and every judged rollout's program and evaluation are in
 the store."""
 import collections, json, os, signal, subprocess, sys, time
 from pathlib import Path
@@ -48,6 +48,7 @@ def test_killed_grpo_run_resumes_with_nothing_lost_or_twice(tmp_path):
     from cudal1_nb.rl_metrics import read_rollouts
     ros = read_rollouts(rd/'rollouts.jsonl')
     assert sorted(collections.Counter(r.step for r in ros).items()) == [(i, 4) for i in range(8)]
+    assert [t['step'] for t in json.loads((rd/'curves.json').read_text())['step_times']] == list(range(8))   # each step's split once, the killed run's kept
     from cudal1_nb.store import Store
     with Store(db) as st:
         for r in ros:
