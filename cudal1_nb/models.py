@@ -8,14 +8,15 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/models.html.md"""
 
 # %% ../nbs/03n_models.ipynb #d07f3195
 from __future__ import annotations
-import os, re, shutil, hashlib
+import os, re, json, shutil, hashlib
 from functools import partial
 from pathlib import Path
 from .core import get_base_dir
+from .paths import atomic_write
 from .gguf_files import SPLIT_MODELS, split_gguf
 
 # %% auto #0
-__all__ = ['GGUF_MODELS', 'smollm2_gguf', 'gguf_to_hf', 'local_model', 'check_model']
+__all__ = ['GGUF_MODELS', 'smollm2_gguf', 'gguf_to_hf', 'gguf_digest', 'local_model', 'check_model']
 
 # %% ../nbs/03n_models.ipynb #eb167a3f
 def smollm2_gguf()->Path:
@@ -54,6 +55,23 @@ def gguf_to_hf(gguf:str|Path, # a GGUF file of a causal LM with its tokenizer in
     finally: shutil.rmtree(tmp, ignore_errors=True)
     return dest
 
+def gguf_digest(g:Path, # a GGUF file
+               )->str:
+    """The SHA-256 of `g`'s content, remembered by path, size and modification time (`models/digests.json`), so that a
+    file joined or copied again names the same dequantised directory (and a LoRA adapter's base path stays valid)."""
+    st, book = g.stat(), get_base_dir()/'models'/'digests.json'
+    key = f"{g}|{st.st_size}|{st.st_mtime_ns}"
+    try: seen = json.loads(book.read_text())
+    except (OSError, ValueError): seen = {}   # none yet, or unreadable: computed again
+    if key not in seen:
+        h = hashlib.sha256()
+        with open(g, 'rb') as f:
+            while b := f.read(1 << 24): h.update(b)
+        seen[key] = h.hexdigest()
+        book.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(book, json.dumps(seen, indent=1) + '\n')
+    return seen[key]
+
 def local_model(path:str|Path, # a model directory or hub id, a `.gguf` file, or a name in `GGUF_MODELS` (e.g. 'smollm2')
                )->str:
     "What `from_pretrained` loads for `path`: a GGUF file or name as its dequantised copy under `get_base_dir()/'models'`, else `path`."
@@ -62,8 +80,8 @@ def local_model(path:str|Path, # a model directory or hub id, a `.gguf` file, or
     elif p.endswith('.gguf'): g = Path(p).expanduser().resolve()
     else: return p
     if not g.is_file(): raise FileNotFoundError(f"no GGUF file at {g}")
-    st = g.stat()
-    dest = get_base_dir()/'models'/f"{g.stem}-{hashlib.sha256(f'{g}|{st.st_size}|{st.st_mtime_ns}'.encode()).hexdigest()[:12]}"
+    d = gguf_digest(g)[:12]
+    dest = get_base_dir()/'models'/(g.stem if g.stem.endswith(f"-{d}") else f"{g.stem}-{d}")   # a joined split model's name holds it already
     if not (dest/'config.json').exists():
         dest.parent.mkdir(parents=True, exist_ok=True)
         gguf_to_hf(g, dest)

@@ -56,10 +56,14 @@ def test_local_model_caches_the_conversion(tmp_path, monkeypatch):
     d = local_model(g)
     assert Path(d).parent == tmp_path/'base'/'models' and Path(d).name.startswith('m-') and made == [g]
     assert local_model(str(g)) == d and len(made) == 1           # converted once, then read from the cache
-    os.utime(g, ns=(1, 1))                                       # the file changed: converted again, into another directory
+    os.utime(g, ns=(1, 1))                                       # joined or copied again, the same content: the same directory
+    assert local_model(g) == d and len(made) == 1
+    g.write_bytes(b'GGUF2')                                      # another content: converted again, into another directory
     assert local_model(g) != d and len(made) == 2
     monkeypatch.setitem(GGUF_MODELS, 'mine', lambda: g)         # a named model resolves to its file
     assert local_model('mine') == local_model(g) and len(made) == 2
+    c = tmp_path/'copy'/'m.gguf'; c.parent.mkdir(); c.write_bytes(b'GGUF2')
+    assert local_model(c) == local_model(g) and len(made) == 2   # a copy elsewhere: the same content, the same directory
     assert local_model(tmp_path/'plain-dir') == str(tmp_path/'plain-dir')
 
 def test_smollm2_missing_package_says_how(monkeypatch):
