@@ -103,3 +103,15 @@ def test_sft_stage_trains_on_a_named_gpu_and_judges_on_another(cuda, rows, tmp_p
     r = json.loads(p.stdout.strip().splitlines()[-1])
     assert r['seen'] == 1 and r['visible'] == str(r['gpus'] - 1) and r['host'] == ','.join(map(str, range(r['gpus']))), r
     assert r['tasks'] > 0, r
+
+
+def test_training_attention_gives_finite_gradients_where_cudnn_attention_can_fail(cuda):
+    "After `training_attention('cuda')`, a masked bfloat16 head of 704 or 832 tokens with very negative scores has finite gradients."
+    import subprocess, sys
+    from conftest import ROOT
+    code = ("from cudal1_nb.sft import training_attention; from benchmarks.sdpa_nan import probe; import torch\n"
+            "assert training_attention('cuda') and not torch.backends.cuda.cudnn_sdp_enabled()\n"
+            "for L in (704, 832): r = probe(L); assert r == dict(dq=0, dk=0, dv=0), (L, r)\n")
+    p = subprocess.run([sys.executable, '-c', code], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                       env={**os.environ, 'PYTHONPATH': str(ROOT) + os.pathsep + os.environ.get('PYTHONPATH', '')})   # a fresh process: the switch is process-wide
+    assert p.returncode == 0, p.stderr[-2000:]
