@@ -220,7 +220,7 @@ def run_one(arm, seed, run_dir, store, params):
     s = run_rl(cfg, rd, progress=False)
     s['wall_s'], s['cpu_s'] = round(time.time() - t1, 1), round(_cpu_s() - c1, 1)   # cpu_s: this process and its reaped children (sandbox workers)
     s['resumed'] = resumed
-    s['step_split'] = step_split(rd)
+    s['step_split'], s['judged'] = step_split(rd), judged_programs(rd)
     keep_evals(st, first, rd/'evals.jsonl.gz')
     st.unlink()   # the programs are in rollouts.jsonl, their evaluations in evals.jsonl.gz; the store copy is large and per-run
     (rd/'experiment.json').write_text(json.dumps(s, indent=1) + '\n')
@@ -247,11 +247,26 @@ def keep_evals(store, after:int, path)->int:
 
 
 def step_split(rd):
-    "Median seconds per step of a run (curves.json's step_times): whole step, generation, reward (the trainer waits), update."
-    times = json.loads((Path(rd)/'curves.json').read_text()).get('step_times', [])
+    """Median seconds per step of a run (curves.json's step_times): whole step, generation, reward (the trainer waits),
+    update; the reward's share of all steps; and sampling's completion tokens per second of generation (the trainer log's
+    mean completion length times the completions a step samples, over the generation seconds)."""
+    cv = json.loads((Path(rd)/'curves.json').read_text())
+    times, log = cv.get('step_times', []), cv.get('trainer_log', [])
     med = lambda k: round(statistics.median(t.get(k, 0.0) for t in times), 2) if times else None
+    c = json.loads((Path(rd)/'config.json').read_text())['config']
+    per_step = c['prompts_per_step'] * c['num_generations']
+    lens = {h['step']: h['completions/mean_length'] for h in log if 'completions/mean_length' in h}
+    timed = [t for t in times if t['step'] + 1 in lens]   # a step's record is 0-based, the trainer log's 1-based
+    gen = sum(t.get('generate_s', 0.0) for t in timed)
     return dict(steps=len(times), seconds=med('seconds'), generate_s=med('generate_s'), reward_s=med('reward_s'), update_s=med('update_s'),
-                reward_share=round(sum(t.get('reward_s', 0) for t in times) / max(sum(t['seconds'] for t in times), 1e-9), 3) if times else None)
+                reward_share=round(sum(t.get('reward_s', 0) for t in times) / max(sum(t['seconds'] for t in times), 1e-9), 3) if times else None,
+                tokens_per_s=round(sum(lens[t['step'] + 1] * per_step for t in timed) / gen, 1) if gen > 0 else None)
+
+
+def judged_programs(rd)->int:
+    "The programs the judge ran for a run: its rollouts (both splits) with a program that was not a cached result."
+    from cudal1_nb.rl_metrics import read_rollouts
+    return sum(r.candidate_id is not None and not r.cached for r in read_rollouts(Path(rd)/'rollouts.jsonl'))
 
 
 def write_results(out, a, arms, seeds, params, base, runs, t0, command=None, failed=None, git=None):
@@ -288,32 +303,39 @@ def write_results(out, a, arms, seeds, params, base, runs, t0, command=None, fai
     lines.append(f"| stage 2 | train | - | {fmt(base['train']['correct'])} | {fmt(base['train']['fast_1'])} | {fmt(base['train']['gmean'])} | {fmt(base['train']['gmean_correct'])} | {fmt(base['train'].get('tasks_correct'))} | | 1.000 |")
     if 'held-out' in base:
         lines.append(f"| stage 2 | held-out | - | {fmt(base['held-out']['correct'])} | {fmt(base['held-out']['fast_1'])} | {fmt(base['held-out']['gmean'])} | {fmt(base['held-out']['gmean_correct'])} | {fmt(base['held-out'].get('tasks_correct'))} | | 1.000 |")
-    lines += ['', '| arm | steps (per seed) | step s (median) | generation s | reward s (trainer waits) | update s | reward share of the step |', '|---|---|---|---|---|---|---|']
+    lines += ['', '| arm | steps (per seed) | judged programs (per seed) | step s (median) | generation s | reward s (trainer waits) | update s | reward share of the step | sampled tokens/s |', '|---|---|---|---|---|---|---|---|---|']
     for x in arms:
         sp = [runs[(x, s)].get('step_split') or {} for s in per[x]]
         md = lambda k: fmt(statistics.median(v[k] for v in sp if v.get(k) is not None)) if any(v.get(k) is not None for v in sp) else '—'
-        lines.append(f"| {x} | {', '.join(steps_note(runs[(x, s)]) for s in per[x])} | "
-                     f"{md('seconds')} | {md('generate_s')} | {md('reward_s')} | {md('update_s')} | {md('reward_share')} |")
+        lines.append(f"| {x} | {', '.join(steps_note(runs[(x, s)]) for s in per[x])} | {', '.join(str(runs[(x, s)].get('judged', '—')) for s in per[x])} | "
+                     f"{md('seconds')} | {md('generate_s')} | {md('reward_s')} | {md('update_s')} | {md('reward_share')} | {md('tokens_per_s')} |")
     lines += [f"\nfailed, not in the tables: {k}-s{s}: {v}" for (k, s), v in sorted(failed.items())]
     (out/'table.md').write_text('\n'.join(lines) + '\n')
     print('\n'.join(lines))
     try:
         import plotly.graph_objects as go
         from plotly.subplots import make_subplots
-        fig = make_subplots(rows=1, cols=3, subplot_titles=('correct (train)', 'fast_1 (train)', 'gmean sampled speedup (train)'))
+        panels = (('correct', 'correct (train)'), ('fast_1', 'fast_1 (train)'), ('gmean', 'gmean sampled speedup (train)'),
+                  ('reward', 'mean reward (train)'), ('kl', 'KL from the start policy (trainer log)'))
+        fig = make_subplots(rows=1, cols=len(panels), subplot_titles=[t for _, t in panels])
         colors = dict(contrastive='#1f77b4', plain='#ff7f0e', evolve='#2ca02c')
         for x in arms:
-            cv = {s: [r for r in curves(read_rollouts(out/f"{x}-s{s}"/'rollouts.jsonl')) if r['split'] == 'train'] for s in per[x]}
-            steps = sorted({r['step'] for rs in cv.values() for r in rs})
-            for i, m in enumerate(('correct', 'fast_1', 'gmean'), 1):
-                vals = [[r[m] for rs in cv.values() for r in rs if r['step'] == st and r[m] is not None] for st in steps]
+            cv = {s: {r['step']: r for r in curves(read_rollouts(out/f"{x}-s{s}"/'rollouts.jsonl')) if r['split'] == 'train'} for s in per[x]}
+            for s in per[x]:   # the trainer's KL, logged at its 1-based step: the rollouts' step before it
+                cf = out/f"{x}-s{s}"/'curves.json'
+                for h in (json.loads(cf.read_text()).get('trainer_log', []) if cf.exists() else []):
+                    if 'kl' in h and h['step'] - 1 in cv[s]: cv[s][h['step'] - 1]['kl'] = h['kl']
+            steps = sorted({st for rs in cv.values() for st in rs})
+            for i, (m, _) in enumerate(panels, 1):
+                vals = [[rs[st][m] for rs in cv.values() if st in rs and rs[st].get(m) is not None] for st in steps]
+                if not any(vals): continue
                 mean = [statistics.fmean(v) if v else None for v in vals]
                 lo, hi = [min(v) if v else None for v in vals], [max(v) if v else None for v in vals]
                 fig.add_trace(go.Scatter(x=steps + steps[::-1], y=hi + lo[::-1], fill='toself', line=dict(width=0), fillcolor=colors[x], opacity=0.15,
                                          showlegend=False, hoverinfo='skip'), row=1, col=i)
                 fig.add_trace(go.Scatter(x=steps, y=mean, mode='lines', name=x, line=dict(color=colors[x]), showlegend=i == 1), row=1, col=i)
-            for i, m in enumerate(('correct', 'fast_1', 'gmean'), 1):
-                fig.add_hline(y=base['train'][m], line=dict(dash='dot', color='grey'), row=1, col=i)
+        for i, (m, _) in enumerate(panels, 1):
+            if base['train'].get(m) is not None: fig.add_hline(y=base['train'][m], line=dict(dash='dot', color='grey'), row=1, col=i)
         fig.update_layout(title=f"{a.world}, seeds per arm: {', '.join(f'{x} {len(per[x])}' for x in arms)}, {a.budget:.0f} s per arm (band: min-max over seeds; dotted: stage-2 policy)", height=380)
         fig.write_html(str(out/'curves.html'), include_plotlyjs=True if a.plotlyjs == 'inline' else a.plotlyjs)
     except ImportError: pass

@@ -14,7 +14,8 @@ from .device import device_lock, flock
 
 # %% auto #0
 __all__ = ['grpo_args', 'policy_backend', 'make_grpo_trainer', 'engine_grpo_trainer', 'trainer_lock', 'overlap_grpo_trainer',
-           'step_clock', 'last_checkpoint', 'finite_updates', 'skipped_updates', 'check_checkpoint']
+           'step_clock', 'last_checkpoint', 'kl_logged_trainer', 'finite_updates', 'skipped_updates',
+           'check_checkpoint']
 
 # %% ../nbs/15_grpo.ipynb #40d508fc
 def grpo_args(cfg, # the stage's `cudal1_nb.rl.RLConfig`
@@ -66,6 +67,7 @@ def make_grpo_trainer(cfg, # the stage's `cudal1_nb.rl.RLConfig`
     from cudal1_nb.sft import training_attention
     training_attention(cfg.resolved_device())   # on a GPU: no cuDNN attention, whose backward can return NaN
     cls = engine_grpo_trainer() if cfg.sampler == 'engine' else GRPOTrainer
+    cls = kl_logged_trainer(cls)   # `kl` in the log even without a KL term (a LoRA policy)
     if getattr(cfg, 'overlap', False): cls = overlap_grpo_trainer(cls)
     if wrap is not None: cls = wrap(cls)
     return cls(model=model, reward_funcs=[reward], args=grpo_args(cfg, out_dir, max_steps), train_dataset=dataset,
@@ -240,6 +242,36 @@ def last_checkpoint(rd:Path, # a run directory
     from transformers.trainer_utils import get_last_checkpoint
     d = rd/'trainer'
     return get_last_checkpoint(str(d)) if d.is_dir() else None
+
+# %% ../nbs/15_grpo.ipynb #6bd1e040
+def kl_logged_trainer(base:type, # a `GRPOTrainer` class
+                     )->type:
+    """A subclass of `base` that logs `kl` (the policy's KL divergence from itself with its LoRA adapters off, TRL's k3
+    estimate averaged over completion tokens) when the loss has no KL term; a whole model, or `beta` > 0 (TRL logs it
+    itself), is left as it is."""
+    class KLLogged(base):
+        def _compute_loss(self, model, inputs):
+            import torch
+            peft = self.accelerator.unwrap_model(model)
+            if self.beta != 0.0 or not hasattr(peft, 'disable_adapter'): return super()._compute_loss(model, inputs)
+            got, inner = {}, self._get_per_token_logps_and_entropies
+            def grab(*a, **kw):
+                out = inner(*a, **kw)
+                got.setdefault('logps', out[0].detach())   # the loss's own pass over the policy
+                return out
+            self._get_per_token_logps_and_entropies = grab
+            try: loss = super()._compute_loss(model, inputs)
+            finally: del self._get_per_token_logps_and_entropies
+            ids = torch.cat([inputs['prompt_ids'], inputs['completion_ids']], dim=1)
+            att = torch.cat([inputs['prompt_mask'], inputs['completion_mask']], dim=1)
+            with torch.no_grad(), peft.disable_adapter():
+                ref = inner(model, ids, att, inputs['completion_ids'].size(1))[0]
+            d, m = ref - got['logps'], inputs['completion_mask']
+            kl = ((torch.exp(d) - d - 1) * m).sum() / m.sum().clamp(min=1)
+            self._metrics['train' if self.model.training else 'eval']['kl'].append(self.accelerator.gather(kl).nanmean().item())
+            return loss
+    return KLLogged
+
 
 # %% ../nbs/15_grpo.ipynb #d7645a7e
 def finite_updates(limit:int=3, # this many skipped updates in a row stop the run (`FloatingPointError`)

@@ -262,3 +262,46 @@ def test_an_update_with_non_finite_gradients_is_skipped_in_a_real_trainer(tmp_pa
     assert all(torch.equal(snaps[0][k], snaps[1][k]) for k in snaps[0])   # step 2 changed nothing
     assert any(not torch.equal(snaps[1][k], snaps[2][k]) for k in snaps[0])   # step 3 trained again
     assert all(v.isfinite().all() for v in snaps[2].values())
+
+
+def test_kl_from_the_base_is_logged_for_a_lora_policy_without_a_kl_term(tmp_path):
+    "beta 0: TRL logs no KL; `kl_logged_trainer` logs the LoRA policy's KL from its adapters-off self: 0 at the first step, > 0 after updates."
+    import torch
+    from datasets import Dataset
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from cudal1_nb.generate import make_tiny_lm
+    from cudal1_nb.rl import RLConfig, grpo_args
+    from cudal1_nb.grpo import kl_logged_trainer
+    from cudal1_nb.lora import add_lora, LORA_ATTENTION
+    from trl import GRPOTrainer
+    p = make_tiny_lm(tmp_path/'tiny')
+    tok = AutoTokenizer.from_pretrained(p)
+    ds = Dataset.from_list([dict(prompt=[{'role': 'user', 'content': f'write program {i}'}]) for i in range(12)])
+    cfg = RLConfig(device='cpu', steps=3, prompts_per_step=2, num_generations=4, max_completion_length=16, learning_rate=5e-2, save_steps=100)
+    reward = lambda completions, **kw: [float(len(str(c)) % 5) for c in completions]
+    model = add_lora(AutoModelForCausalLM.from_pretrained(p, dtype=torch.float32), 8, 16, targets=LORA_ATTENTION)
+    tr = kl_logged_trainer(GRPOTrainer)(model=model, reward_funcs=[reward], args=grpo_args(cfg, tmp_path/'rl'), train_dataset=ds, processing_class=tok)
+    tr.train()
+    kl = [h['kl'] for h in tr.state.log_history if 'kl' in h]
+    assert len(kl) == 3 and abs(kl[0]) < 1e-6 and kl[-1] > 1e-6, kl   # fresh adapters (B = 0) are the base; updates move the policy
+    whole = AutoModelForCausalLM.from_pretrained(p, dtype=torch.float32)   # a whole model: nothing to switch off, no `kl`
+    tr = kl_logged_trainer(GRPOTrainer)(model=whole, reward_funcs=[reward], args=grpo_args(cfg, tmp_path/'rl2'), train_dataset=ds, processing_class=tok)
+    tr.train()
+    assert not any('kl' in h for h in tr.state.log_history)
+
+
+def test_rl_experiment_step_split_counts_sampled_tokens_and_judged_programs(tmp_path):
+    "step_split: sampled tokens per second of generation (trainer log lengths x completions a step); judged_programs: rollouts run by the judge."
+    from cudal1_nb.reward import Rollout
+    ex = _rl_experiment()
+    rd = tmp_path/'contrastive-s0'; rd.mkdir()
+    (rd/'config.json').write_text(json.dumps(dict(config=dict(prompts_per_step=2, num_generations=4))))
+    (rd/'curves.json').write_text(json.dumps(dict(
+        step_times=[dict(step=0, seconds=10, generate_s=4, reward_s=5, update_s=1), dict(step=1, seconds=8, generate_s=2, reward_s=4, update_s=2)],
+        trainer_log=[{'step': 1, 'completions/mean_length': 100.0}, {'step': 2, 'completions/mean_length': 200.0}, {'train_loss': 1.0}])))
+    sp = ex.step_split(rd)
+    assert sp['tokens_per_s'] == round((100 * 8 + 200 * 8) / 6, 1) and sp['seconds'] == 9 and sp['reward_share'] == round(9 / 18, 3)
+    ros = [Rollout(run='r', step=0, task_id='t', arm='a', completion='x', candidate_id=c, cached=k, split='train')
+           for c, k in (('c1', False), ('c2', True), (None, False), ('c3', False))]
+    (rd/'rollouts.jsonl').write_text(''.join(r.to_json() + '\n' for r in ros))
+    assert ex.judged_programs(rd) == 2   # a cached result and an answer with no program were not judged
