@@ -1,4 +1,4 @@
-"""Does attention's backward return NaN gradients on this GPU, and does training's setting (`sft.training_attention`:
+"""Does attention's backward return NaN gradients on this GPU, and does training's setting (`lora.training_attention`:
 no cuDNN attention) avoid it?
 
     python benchmarks/sdpa_nan.py [--json OUT.json]
@@ -42,7 +42,7 @@ def main(argv=None):
     a = ap.parse_args(argv)
     import torch
     from torch.nn.attention import SDPBackend
-    from cudal1_nb.sft import training_attention
+    from cudal1_nb.lora import training_attention
     if not torch.cuda.is_available(): raise SystemExit("sdpa_nan: needs a CUDA GPU")
     res = dict(device=torch.cuda.get_device_name(), torch=torch.__version__, cudnn=torch.backends.cudnn.version(), rows=[])
     backends = dict(cudnn=SDPBackend.CUDNN_ATTENTION, efficient=SDPBackend.EFFICIENT_ATTENTION, flash=SDPBackend.FLASH_ATTENTION,

@@ -64,7 +64,7 @@ def make_grpo_trainer(cfg, # the stage's `cudal1_nb.rl.RLConfig`
     with the decoding step compiled on the trained weights gave NaN gradients on an H200 (`benchmarks/grpo_sampler.py`),
     and the static cache alone is no faster; 'engine' samples on a copy."""
     from trl import GRPOTrainer
-    from cudal1_nb.sft import training_attention
+    from cudal1_nb.lora import training_attention
     training_attention(cfg.resolved_device())   # on a GPU: no cuDNN attention, whose backward can return NaN
     cls = engine_grpo_trainer() if cfg.sampler == 'engine' else GRPOTrainer
     cls = kl_logged_trainer(cls)   # `kl` in the log even without a KL term (a LoRA policy)

@@ -14,7 +14,8 @@ import torch.nn.functional as F
 
 # %% auto #0
 __all__ = ['LORA_ATTENTION', 'LORA_TARGETS', 'add_lora', 'linear_cross_entropy', 'causal_lm', 'decoder_body', 'causal_lm_loss',
-           'ChunkedLossMixin', 'compile_decoder_layers', 'sft_speed_settings', 'matmul_peak_tflops']
+           'ChunkedLossMixin', 'compile_decoder_layers', 'training_attention', 'sft_speed_settings',
+           'matmul_peak_tflops']
 
 # %% ../nbs/12a_lora.ipynb #c24579d2
 LORA_ATTENTION = ('q_proj', 'k_proj', 'v_proj', 'o_proj')   # the attention projections (fresh adapters of an RL run: `checkpoint.load_policy`)
@@ -290,6 +291,18 @@ def compile_decoder_layers(model:torch.nn.Module, # a Llama/Qwen2-like causal LM
         if hasattr(torch._dynamo.config, k): setattr(torch._dynamo.config, k, max(getattr(torch._dynamo.config, k), 2 * len(layers)))
     for l in layers: l.compile(**compile_kwargs)
     return len(layers)
+
+# %% ../nbs/12a_lora.ipynb #5d7aa883
+def training_attention(device:str, # the resolved training device: 'cpu', 'cuda' or 'cuda:N'
+                      )->bool:
+    """Before training on a GPU: turn torch's cuDNN attention backend off in this process (True when it did; nothing on
+    the CPU). Its backward returns NaN query gradients on H100/H200 for sequences of 128 k + 64 tokens under an attention
+    mask (torch 2.11 on, pytorch/pytorch#196678), which padded batches of Qwen2.5 reach; flash or memory-efficient
+    attention take its place. Judged programs run in their own processes and keep torch's defaults."""
+    if str(device).split(':')[0] != 'cuda' or not torch.cuda.is_available(): return False
+    torch.backends.cuda.enable_cudnn_sdp(False)
+    return True
+
 
 # %% ../nbs/12a_lora.ipynb #55723381
 def _flash_attn_available()->bool:

@@ -20,10 +20,10 @@ from .tasks import load_tasks, split_of, split_tasks
 from .parse import parse_response
 
 # %% auto #0
-__all__ = ['CPU_PRECISIONS', 'TINY_CPU_STEPS_PER_S', 'LONG_ANSWERS', 'SFTStageConfig', 'cpu_precision_args', 'training_attention',
-           'train_tokenizer', 'tiny_llama', 'load_rows', 'to_training', 'answer_lengths', 'sample_limit_check',
-           'budget_callback', 'build_model', 'make_trainer', 'trainer_settings', 'trained_model', 'select_rows',
-           'train_sft', 'sample_and_judge', 'sample_totals', 'run_sft', 'loss_figure']
+__all__ = ['CPU_PRECISIONS', 'TINY_CPU_STEPS_PER_S', 'LONG_ANSWERS', 'SFTStageConfig', 'cpu_precision_args', 'train_tokenizer',
+           'tiny_llama', 'load_rows', 'to_training', 'answer_lengths', 'sample_limit_check', 'budget_callback',
+           'build_model', 'make_trainer', 'trainer_settings', 'trained_model', 'select_rows', 'train_sft',
+           'sample_and_judge', 'sample_totals', 'run_sft', 'loss_figure']
 
 # %% ../nbs/13_sft.ipynb #421dc87c
 @dataclass(frozen=True)
@@ -110,17 +110,6 @@ def cpu_precision_args(device:str, # the resolved training device: 'cpu' or 'cud
     if precision not in CPU_PRECISIONS: raise ValueError(f"precision must be one of {CPU_PRECISIONS}, got {precision!r}")
     if str(device).split(':')[0] != 'cpu': return {}
     return dict(use_cpu=True, bf16=precision == 'bf16', fp16=False, gradient_checkpointing=False, dataloader_pin_memory=False)
-
-def training_attention(device:str, # the resolved training device: 'cpu', 'cuda' or 'cuda:N'
-                      )->bool:
-    """Before training on a GPU: turn torch's cuDNN attention backend off in this process (True when it did; nothing on
-    the CPU). Its backward returns NaN query gradients on H100/H200 for sequences of 128 k + 64 tokens under an attention
-    mask (torch 2.11 on, pytorch/pytorch#196678), which padded batches of Qwen2.5 reach; flash or memory-efficient
-    attention take its place. Judged programs run in their own processes and keep torch's defaults."""
-    import torch
-    if str(device).split(':')[0] != 'cuda' or not torch.cuda.is_available(): return False
-    torch.backends.cuda.enable_cudnn_sdp(False)
-    return True
 
 def _rate_callback(expected:float, # steps per second to expect (0: no check)
                    floor:float=0.2, # fail under this fraction of `expected`
@@ -253,8 +242,8 @@ def build_model(cfg:SFTStageConfig, # the stage's settings
     if tok.pad_token is None: tok.pad_token = tok.eos_token
     kw, lora_kw = {}, {}
     if dev == 'cuda':
+        from cudal1_nb.lora import sft_speed_settings, training_attention
         training_attention(dev)
-        from cudal1_nb.lora import sft_speed_settings
         sp = sft_speed_settings(dev)
         for k, v in sp.get('env', {}).items(): os.environ.setdefault(k, v)   # before the first CUDA allocation
         kw.update(sp['model_init']); lora_kw = {k: v for k, v in sp['lora'].items() if k not in ('r', 'alpha')}

@@ -109,7 +109,7 @@ def test_training_attention_gives_finite_gradients_where_cudnn_attention_can_fai
     "After `training_attention('cuda')`, a masked bfloat16 head of 704 or 832 tokens with very negative scores has finite gradients."
     import subprocess, sys
     from conftest import ROOT
-    code = ("from cudal1_nb.sft import training_attention; from benchmarks.sdpa_nan import probe; import torch\n"
+    code = ("from cudal1_nb.lora import training_attention; from benchmarks.sdpa_nan import probe; import torch\n"
             "assert training_attention('cuda') and not torch.backends.cuda.cudnn_sdp_enabled()\n"
             "for L in (704, 832): r = probe(L); assert r == dict(dq=0, dk=0, dv=0), (L, r)\n")
     p = subprocess.run([sys.executable, '-c', code], cwd=ROOT, capture_output=True, text=True, timeout=300,
