@@ -249,7 +249,8 @@ def keep_evals(store, after:int, path)->int:
 def step_split(rd):
     """Median seconds per step of a run (curves.json's step_times): whole step, generation, reward (the trainer waits),
     update; the reward's share of all steps; and sampling's completion tokens per second of generation (the trainer log's
-    mean completion length times the completions a step samples, over the generation seconds)."""
+    mean completion length times the completions a step samples, over the generation seconds); `trained_s`, the sum of
+    TRL's own step times (generation, reward and backward of every step, kept in its checkpoints across resumes)."""
     cv = json.loads((Path(rd)/'curves.json').read_text())
     times, log = cv.get('step_times', []), cv.get('trainer_log', [])
     med = lambda k: round(statistics.median(t.get(k, 0.0) for t in times), 2) if times else None
@@ -260,7 +261,8 @@ def step_split(rd):
     gen = sum(t.get('generate_s', 0.0) for t in timed)
     return dict(steps=len(times), seconds=med('seconds'), generate_s=med('generate_s'), reward_s=med('reward_s'), update_s=med('update_s'),
                 reward_share=round(sum(t.get('reward_s', 0) for t in times) / max(sum(t['seconds'] for t in times), 1e-9), 3) if times else None,
-                tokens_per_s=round(sum(lens[t['step'] + 1] * per_step for t in timed) / gen, 1) if gen > 0 else None)
+                tokens_per_s=round(sum(lens[t['step'] + 1] * per_step for t in timed) / gen, 1) if gen > 0 else None,
+                trained_s=round(sum(h['step_time'] for h in log if isinstance(h.get('step_time'), (int, float))), 1))
 
 
 def judged_programs(rd)->int:
@@ -303,12 +305,13 @@ def write_results(out, a, arms, seeds, params, base, runs, t0, command=None, fai
     lines.append(f"| stage 2 | train | - | {fmt(base['train']['correct'])} | {fmt(base['train']['fast_1'])} | {fmt(base['train']['gmean'])} | {fmt(base['train']['gmean_correct'])} | {fmt(base['train'].get('tasks_correct'))} | | 1.000 |")
     if 'held-out' in base:
         lines.append(f"| stage 2 | held-out | - | {fmt(base['held-out']['correct'])} | {fmt(base['held-out']['fast_1'])} | {fmt(base['held-out']['gmean'])} | {fmt(base['held-out']['gmean_correct'])} | {fmt(base['held-out'].get('tasks_correct'))} | | 1.000 |")
-    lines += ['', '| arm | steps (per seed) | judged programs (per seed) | step s (median) | generation s | reward s (trainer waits) | update s | reward share of the step | sampled tokens/s |', '|---|---|---|---|---|---|---|---|---|']
+    lines += ['', '| arm | steps (per seed) | judged programs (per seed) | step s (median) | generation s | reward s (trainer waits) | update s | reward share of the step | sampled tokens/s | trained s (per seed, all steps) |', '|---|---|---|---|---|---|---|---|---|---|']
     for x in arms:
         sp = [runs[(x, s)].get('step_split') or {} for s in per[x]]
         md = lambda k: fmt(statistics.median(v[k] for v in sp if v.get(k) is not None)) if any(v.get(k) is not None for v in sp) else '—'
         lines.append(f"| {x} | {', '.join(steps_note(runs[(x, s)]) for s in per[x])} | {', '.join(str(runs[(x, s)].get('judged', '—')) for s in per[x])} | "
-                     f"{md('seconds')} | {md('generate_s')} | {md('reward_s')} | {md('update_s')} | {md('reward_share')} | {md('tokens_per_s')} |")
+                     f"{md('seconds')} | {md('generate_s')} | {md('reward_s')} | {md('update_s')} | {md('reward_share')} | {md('tokens_per_s')} | "
+                     f"{', '.join(fmt((runs[(x, s)].get('step_split') or {}).get('trained_s')) for s in per[x])} |")
     lines += [f"\nfailed, not in the tables: {k}-s{s}: {v}" for (k, s), v in sorted(failed.items())]
     (out/'table.md').write_text('\n'.join(lines) + '\n')
     print('\n'.join(lines))

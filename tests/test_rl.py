@@ -298,9 +298,9 @@ def test_rl_experiment_step_split_counts_sampled_tokens_and_judged_programs(tmp_
     (rd/'config.json').write_text(json.dumps(dict(config=dict(prompts_per_step=2, num_generations=4))))
     (rd/'curves.json').write_text(json.dumps(dict(
         step_times=[dict(step=0, seconds=10, generate_s=4, reward_s=5, update_s=1), dict(step=1, seconds=8, generate_s=2, reward_s=4, update_s=2)],
-        trainer_log=[{'step': 1, 'completions/mean_length': 100.0}, {'step': 2, 'completions/mean_length': 200.0}, {'train_loss': 1.0}])))
+        trainer_log=[{'step': 1, 'completions/mean_length': 100.0, 'step_time': 9.5}, {'step': 2, 'completions/mean_length': 200.0, 'step_time': 7.25}, {'train_loss': 1.0}])))
     sp = ex.step_split(rd)
-    assert sp['tokens_per_s'] == round((100 * 8 + 200 * 8) / 6, 1) and sp['seconds'] == 9 and sp['reward_share'] == round(9 / 18, 3)
+    assert sp['trained_s'] == 16.8 and sp['tokens_per_s'] == round((100 * 8 + 200 * 8) / 6, 1) and sp['seconds'] == 9 and sp['reward_share'] == round(9 / 18, 3)
     ros = [Rollout(run='r', step=0, task_id='t', arm='a', completion='x', candidate_id=c, cached=k, split='train')
            for c, k in (('c1', False), ('c2', True), (None, False), ('c3', False))]
     (rd/'rollouts.jsonl').write_text(''.join(r.to_json() + '\n' for r in ros))
