@@ -227,9 +227,9 @@ def run_rl(cfg:RLConfig, # the stage's settings
     seed_everything(cfg.seed)
     log = rd/'rollouts.jsonl'
     old = read_rollouts(log) if cfg.resume else []
+    at = int(Path(ckpt).name.split('-')[-1]) if ckpt else 0   # the steps the checkpoint holds; later ones are redone
     if ckpt:   # steps after the checkpoint are redone: drop their rollouts
-        n = int(Path(ckpt).name.split('-')[-1])
-        old = [r for r in old if r.split != 'train' or r.step < n]
+        old = [r for r in old if r.split != 'train' or r.step < at]
     elif cfg.mode == 'grpo': old = [r for r in old if r.split != 'train']
     atomic_write(log, ''.join(r.to_json() + '\n' for r in old))
     reward = KernelReward(tasks, cfg.reward_config(), cfg.eval_config(), cfg.eval_device, cfg.db, run=rd.name,
@@ -251,8 +251,7 @@ def run_rl(cfg:RLConfig, # the stage's settings
     held_out(0)
     if cfg.mode == 'grpo':
         timef = rd/'step_times.jsonl'   # each step's split as it ends: a run cut and resumed keeps the steps before its checkpoint
-        n = int(Path(ckpt).name.split('-')[-1]) if ckpt else 0
-        atomic_write(timef, ''.join(json.dumps(t) + '\n' for t in (load_jsonl(timef, torn=True) if n and timef.exists() else []) if t['step'] < n))
+        atomic_write(timef, ''.join(json.dumps(t) + '\n' for t in (load_jsonl(timef, torn=True) if at and timef.exists() else []) if t['step'] < at))
         clock = step_clock(reward, timef)
         rfn, more = (reward, {}) if cfg.turns == 1 else multiturn_parts(cfg, tasks, reward, plan, rd)
         tr = make_grpo_trainer(cfg, model, tok, prompt_dataset(PromptSource(train, plan, cfg.db, devname, cfg.seed)), rfn, rd,
