@@ -11,8 +11,10 @@ prompts of `cudal1_nb.endpoint.fixed_prompts` (per task `--draws` contrastive pr
 a fixed seed, and `--draws` plain prompts), sampled and judged with the RL stage's settings (`-p`: RLConfig fields:
 form, temperature, max_completion_length, budget_s...). Judged programs go to a copy of FROZEN in OUT, never to
 FROZEN. Writes OUT/prompts.jsonl, OUT/answers/LABEL.jsonl.gz per policy (a policy already answered is not sampled
-again: run again with the same OUT to add policies or go on after a cut), OUT/rows.jsonl, OUT/effects.jsonl and
-OUT/table.md. A failure, or any answer that is not a correct program, counts 1.0x.
+again: run again with the same OUT to add policies or go on after a cut), OUT/rows.jsonl, OUT/effects.jsonl,
+OUT/repeats.jsonl (per split and arm, the correct and faster answers to contrastive prompts that repeat a program the
+prompt showed: `cudal1_nb.endpoint.exemplar_repeats`) and OUT/table.md. A failure, or any answer that is not a correct
+program, counts 1.0x.
 
 On several GPUs, split the policies: the same command on each GPU with its own --out, --device and --eval-device and
 `--only LABELS` (a policy's label is its arm and its count among that arm's policies in the command: base-1,
@@ -57,12 +59,17 @@ def answer(label:str, spec:str, prompts:list, cfg, reward, device:str)->list:
     return rows
 
 
-def effects_markdown(effects:list)->str:
-    "The paired effects as a Markdown table."
+def effects_markdown(effects:list, repeats:list=())->str:
+    "The paired effects (and the answers that repeat an exemplar) as Markdown tables."
     f = lambda x: '-' if x is None else f"{x:.3f}"
     head = ['| split | kind | arm | against | tasks | ratio | 95 % interval | detectable |', '|---|---|---|---|---|---|---|---|']
-    return '\n'.join(head + [f"| {e['split']} | {e['kind']} | {e['arm']} | {e['against']} | {e['tasks']} | {f(e['ratio'])} | "
-                              f"[{f(e['lo'])}, {f(e['hi'])}] | {f(e['detectable'])} |" for e in effects]) + '\n'
+    out = '\n'.join(head + [f"| {e['split']} | {e['kind']} | {e['arm']} | {e['against']} | {e['tasks']} | {f(e['ratio'])} | "
+                             f"[{f(e['lo'])}, {f(e['hi'])}] | {f(e['detectable'])} |" for e in effects]) + '\n'
+    if repeats:
+        out += ('\n| split | arm | contrastive answers | correct | repeat an exemplar | faster | repeat an exemplar |\n|---|---|---|---|---|---|---|\n' +
+                ''.join(f"| {r['split']} | {r['arm']} | {r['answers']} | {r['correct']} | {r['correct_repeats']} | {r['faster']} | {r['faster_repeats']} |\n"
+                        for r in repeats))
+    return out
 
 
 def main(argv=None):
@@ -85,7 +92,7 @@ def main(argv=None):
     if bad := [x for x in only if x not in labels]: ap.error(f"--only names no policy of the command: {bad} (its labels: {labels})")
     from cudal1_nb.core import training_on
     training_on(a.device)
-    from cudal1_nb.endpoint import fixed_prompts, FixedPrompt, endpoint_table
+    from cudal1_nb.endpoint import fixed_prompts, FixedPrompt, endpoint_table, exemplar_repeats
     from cudal1_nb.rl import RLConfig, KernelReward
     from cudal1_nb.store import Store
     from cudal1_nb.tasks import load_tasks, split_tasks
@@ -124,8 +131,12 @@ def main(argv=None):
     (out/'effects.jsonl').write_text(''.join(json.dumps(e) + '\n' for e in effects))
     print_table([r3(r) for r in rows], ['split', 'kind', 'arm', 'answers', 'tasks', 'correct', 'gmean'])
     print()
-    print_table([r3(e) for e in effects], ['split', 'kind', 'arm', 'against', 'tasks', 'ratio', 'lo', 'hi', 'excludes_1', 'detectable'])
-    (out/'table.md').write_text(effects_markdown(effects))
+    print_table([r3(e) for e in effects], ['split', 'kind', 'arm', 'against', 'tasks', 'ratio', 'lo', 'hi', 'excludes_1', 'noise_sd', 'detectable'])
+    with Store(a.store) as st: programs = {c.id: c.code for c in st.candidates()}   # the exemplars the prompts showed
+    reps = exemplar_repeats(answers, arms, programs)
+    (out/'repeats.jsonl').write_text(''.join(json.dumps(r) + '\n' for r in reps))
+    print(); print_table(reps, ['split', 'arm', 'answers', 'correct', 'correct_repeats', 'faster', 'faster_repeats'])
+    (out/'table.md').write_text(effects_markdown(effects, reps))
     return rows, effects
 
 

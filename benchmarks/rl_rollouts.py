@@ -8,33 +8,27 @@ OUT is an `rl_experiment.py` output directory (its <arm>-s<seed>/rollouts.jsonl[
 started from (the exemplars shown at the first steps; later exemplars are programs of the run itself, read from its
 rollouts). Per arm: the metrics of `cudal1_nb.rl_metrics.step_metrics` over all training rollouts (failures count 1.0x in the
 geometric mean) with a 95 % interval over seeds on the log scale; of the correct programs faster than the reference
-beyond noise, how many are an exemplar of their own prompt again (`repeats`: the same syntax tree) and how close each
-is to the nearest exemplar it was shown (`closest`: difflib's ratio on the program text, 1.0 the same text).
+beyond noise, how many are an exemplar of their own prompt again (`repeats`) and how close each is to the nearest
+exemplar it was shown (`closest`), as `cudal1_nb.rl_metrics.repeats_exemplar` and `closest_exemplar` say.
 """
-import argparse, ast, difflib, json, sqlite3, statistics, sys
+import argparse, json, sqlite3, statistics, sys
 from pathlib import Path
 if __name__ == '__main__' and not __package__: import _checkout   # run as a file: the checkout's package
 from benchmarks.rl_experiment import ci95   # the experiment's own interval over seeds
-
-
-def _tree(code:str)->str:
-    "The program's syntax tree as text (layout and comments do not count); the text itself where it does not parse."
-    try: return ast.dump(ast.parse(code))
-    except (SyntaxError, ValueError): return code.strip()
 
 
 def arm_seed(rollouts:list, # one arm-seed's `Rollout`s
              programs:dict, # candidate id -> program text: the store's and these rollouts' own
             )->dict:
     "`step_metrics` over the training rollouts, their step count, and the faster correct programs that repeat an exemplar of their prompt."
-    from cudal1_nb.rl_metrics import step_metrics
+    from cudal1_nb.rl_metrics import step_metrics, repeats_exemplar, closest_exemplar
     tr = [r for r in rollouts if r.split == 'train']
     if not tr: raise ValueError('no training rollouts')
     fast = [r for r in tr if r.verdict == 'ok' and (r.counted or 0) > 1.0]
     shown = lambda r: [programs[e] for e in (r.exemplar_ids or []) if e in programs]
     code = lambda r: programs.get(r.candidate_id, '')
-    repeats = lambda r: _tree(code(r)) in {_tree(x) for x in shown(r)}
-    closest = lambda r: max((difflib.SequenceMatcher(None, x, code(r)).ratio() for x in shown(r)), default=None)   # None: no exemplar shown
+    repeats = lambda r: repeats_exemplar(code(r), shown(r))
+    closest = lambda r: closest_exemplar(code(r), shown(r))   # None: no exemplar shown
     return dict(step_metrics(tr), steps=max(r.step for r in tr) + 1, fast=len(fast), repeats=sum(map(repeats, fast)),
                 fast_closest=[c if c is None else round(c, 3) for c in map(closest, fast)], fast_speedups=[round(r.counted, 3) for r in fast])
 

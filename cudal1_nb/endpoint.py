@@ -14,7 +14,7 @@ from .rl_prompts import PromptPlan, build_prompt
 
 # %% auto #0
 __all__ = ['KINDS', 'FixedPrompt', 'fixed_prompts', 'log_score', 'task_means', 'paired_effect', 'null_sd', 'detectable_ratio',
-           'endpoint_table']
+           'endpoint_table', 'exemplar_repeats']
 
 # %% ../nbs/20a_endpoint.ipynb #4c139ba7
 KINDS = ('contrastive', 'plain')
@@ -111,7 +111,7 @@ def endpoint_table(answers:dict, # policy label -> its answers (dicts as `task_m
                   )->tuple:
     """(rows, effects): per (split, kind, arm) the answers, the correct fraction and the geometric-mean score over
     tasks (failures 1.0x); per (split, kind) each arm against `base` and each of `pairs`, as `paired_effect`, with the
-    ratio `base`'s own noise lets the set detect (`null_sd`, `detectable_ratio`)."""
+    ratio the two sides' noise lets the set detect (`noise_sd`: both sides' `null_sd` combined; `detectable_ratio`)."""
     if missing := [a for a in [base, *[x for p in pairs for x in p]] if a not in arms]: raise ValueError(f"no answers of arm(s) {missing}")
     pooled = {arm: [r for l in labels for r in answers[l]] for arm, labels in arms.items()}
     means = {arm: task_means(rs) for arm, rs in pooled.items()}
@@ -124,10 +124,34 @@ def endpoint_table(answers:dict, # policy label -> its answers (dicts as `task_m
             tm = means[arm].get(key, {})
             rows.append(dict(split=split, kind=kind, arm=arm, answers=len(sel), tasks=len(tm),
                              correct=sum(r['verdict'] == 'ok' for r in sel) / len(sel), gmean=math.exp(statistics.fmean(tm.values()))))
-        sd = null_sd([r for r in pooled[base] if (r['split'], r['kind']) == key])
+        noise = {arm: null_sd([r for r in rs if (r['split'], r['kind']) == key]) for arm, rs in pooled.items()}
         for a, b in [(arm, base) for arm in arms if arm != base] + list(pairs):
             if key in means[a] and key in means[b]:
                 e = paired_effect(means[a][key], means[b][key])
-                effects.append(dict(split=split, kind=kind, arm=a, against=b, **e,
+                sd = math.sqrt((noise[a] ** 2 + noise[b] ** 2) / 2) if None not in (noise[a], noise[b]) else None
+                effects.append(dict(split=split, kind=kind, arm=a, against=b, **e, noise_sd=sd,
                                     detectable=detectable_ratio(sd, e['tasks']) if sd is not None and e['tasks'] > 1 else None))
     return rows, effects
+
+# %% ../nbs/20a_endpoint.ipynb #03509408
+def exemplar_repeats(answers:dict, # policy label -> its answers (dicts with split, kind, verdict, counted, exemplar_ids, completion)
+                     arms:dict, # arm -> the labels of its policies (seeds): pooled
+                     programs:dict, # program id -> its text: the exemplars the prompts showed (the frozen store's)
+                    )->list:
+    """Per (split, arm), over the answers to contrastive prompts that showed exemplars: answers, correct, faster (counted
+    above 1), and how many correct and faster answers repeat a program their prompt showed. An exemplar id missing from
+    `programs` is an error: the repeats would be undercounted."""
+    from cudal1_nb.parse import parse_response
+    from cudal1_nb.rl_metrics import repeats_exemplar
+    out = []
+    for arm, labels in arms.items():
+        rs = [r for l in labels for r in answers[l] if r['kind'] == 'contrastive' and r.get('exemplar_ids') and r['verdict'] != 'infra']
+        for split in dict.fromkeys(r['split'] for r in rs):
+            sel = [r for r in rs if r['split'] == split]
+            if missing := sorted({e for r in sel for e in r['exemplar_ids'] if e not in programs}):
+                raise ValueError(f"exemplar(s) {missing[:3]} not among the programs given: give the store the prompts were drawn from")
+            ok = [r for r in sel if r['verdict'] == 'ok']
+            rep = [r for r in ok if repeats_exemplar(parse_response(r['completion']).code or '', [programs[e] for e in r['exemplar_ids']])]
+            out.append(dict(split=split, arm=arm, answers=len(sel), correct=len(ok), faster=sum((r.get('counted') or 0) > 1.0 for r in ok),
+                            correct_repeats=len(rep), faster_repeats=sum((r.get('counted') or 0) > 1.0 for r in rep)))
+    return out

@@ -1,5 +1,5 @@
 """Stage 3's measures, from its rollouts: per-step metrics (correct, fast_1, the geometric-mean sampled speedup),
-multi-turn episode metrics, each task's best so far, the curves a run writes, its rollout log read back, and the
+multi-turn episode metrics, each task's best so far, whether an answer repeats a program its prompt showed, the curves a run writes, its rollout log read back, and the
 curves drawn.
 
 Docs: https://cudal1-nb.github.io/cudal1_nb/rl_metrics.html.md"""
@@ -15,7 +15,8 @@ from .stats import gmean
 from .reward import Rollout
 
 # %% auto #0
-__all__ = ['step_metrics', 'turn_metrics', 'best_so_far', 'curves', 'read_rollouts', 'plot_curves']
+__all__ = ['step_metrics', 'turn_metrics', 'best_so_far', 'program_tree', 'repeats_exemplar', 'closest_exemplar', 'curves',
+           'read_rollouts', 'plot_curves']
 
 # %% ../nbs/14b_rl_metrics.ipynb #65e1d0d4
 def step_metrics(rollouts:list, # `Rollout`s of one step (or any set)
@@ -56,6 +57,28 @@ def best_so_far(rollouts:list, # `Rollout`s
     for r in rollouts:
         if r.verdict == 'ok' and r.counted: best[r.task_id] = max(best.get(r.task_id, 0), r.counted)
     return best
+
+# %% ../nbs/14b_rl_metrics.ipynb #f2a4f281
+def program_tree(code:str, # a program's text
+                )->str:
+    "The program's syntax tree as text (layout and comments do not count); the stripped text where it does not parse."
+    import ast
+    try: return ast.dump(ast.parse(code))
+    except (SyntaxError, ValueError): return code.strip()
+
+def repeats_exemplar(code:str, # the answer's program
+                     shown:list, # the programs its prompt showed
+                    )->bool:
+    "Whether the answer is one of the programs its prompt showed (the same syntax tree)."
+    t = program_tree(code)
+    return any(program_tree(x) == t for x in shown)
+
+def closest_exemplar(code:str, # the answer's program
+                     shown:list, # the programs its prompt showed
+                    )->float|None:
+    "difflib's similarity ratio of the answer to the nearest program its prompt showed; None when it showed none."
+    import difflib
+    return max((difflib.SequenceMatcher(None, x, code).ratio() for x in shown), default=None)
 
 # %% ../nbs/14b_rl_metrics.ipynb #0d9a2f2b
 def curves(rollouts:list, # `Rollout`s of a run

@@ -411,6 +411,7 @@ def test_rl_endpoint_tiny_policies_on_the_cpu(tmp_path, monkeypatch, capsys):
     assert len(load_jsonl(out/'prompts.jsonl')) == 2 * 2 * 2 and sorted(p.name for p in (out/'answers').iterdir()) == \
         ['base-1.jsonl.gz', 'contrastive-1.jsonl.gz', 'plain-1.jsonl.gz']
     assert '| train | plain | contrastive | plain | 1 | 1.000 |' in (out/'table.md').read_text()
+    assert (out/'repeats.jsonl').read_text() == ''   # no prompt showed an exemplar: nothing to repeat
     with Store(store) as st: assert st.stats()['n_candidates'] == 0   # the frozen store is read, never written
     capsys.readouterr()
     rl_endpoint.main(args)
