@@ -9,7 +9,8 @@ started from (the exemplars shown at the first steps; later exemplars are progra
 rollouts). Per arm: the metrics of `cudal1_nb.rl_metrics.step_metrics` over all training rollouts (failures count 1.0x in the
 geometric mean) with a 95 % interval over seeds on the log scale; of the correct programs faster than the reference
 beyond noise, how many are an exemplar of their own prompt again (`repeats`) and how close each is to the nearest
-exemplar it was shown (`closest`), as `cudal1_nb.rl_metrics.repeats_exemplar` and `closest_exemplar` say.
+exemplar it was shown (`closest`), as `cudal1_nb.rl_metrics.repeats_exemplar` and `closest_exemplar` say; and the
+faster programs and their repeats in each quarter of the run's steps.
 """
 import argparse, json, sqlite3, statistics, sys
 from pathlib import Path
@@ -29,7 +30,10 @@ def arm_seed(rollouts:list, # one arm-seed's `Rollout`s
     code = lambda r: programs.get(r.candidate_id, '')
     repeats = lambda r: repeats_exemplar(code(r), shown(r))
     closest = lambda r: closest_exemplar(code(r), shown(r))   # None: no exemplar shown
-    return dict(step_metrics(tr), steps=max(r.step for r in tr) + 1, fast=len(fast), repeats=sum(map(repeats, fast)),
+    steps = max(r.step for r in tr) + 1
+    q = lambda r: min(4 * r.step // steps, 3)   # the quarter of the run a rollout is in
+    quarters = [[sum(q(r) == i for r in fast), sum(q(r) == i and repeats(r) for r in fast)] for i in range(4)]
+    return dict(step_metrics(tr), steps=steps, fast=len(fast), repeats=sum(map(repeats, fast)), quarters=quarters,
                 fast_closest=[c if c is None else round(c, 3) for c in map(closest, fast)], fast_speedups=[round(r.counted, 3) for r in fast])
 
 
@@ -55,6 +59,7 @@ def experiment(out:Path, store:Path)->dict:
                          correct=statistics.mean(r['correct'] for r in rs), fast_1=statistics.mean(r['fast_1'] for r in rs),
                          gmean=g, gmean_ci=[lo, hi], gmean_per_seed=[r['gmean'] for r in rs],
                          fast=sum(r['fast'] for r in rs), repeats=sum(r['repeats'] for r in rs),
+                         quarters=[[sum(r['quarters'][i][j] for r in rs) for j in (0, 1)] for i in range(4)],
                          closest_median=statistics.median(c) if (c := [x for r in rs for x in r['fast_closest'] if x is not None]) else None)
     return dict(out=str(out), runs=runs, arms=arms)
 
@@ -74,6 +79,8 @@ def main(argv=None):
         for arm, x in r['arms'].items():
             print(f"| {arm} | {x['seeds']} | {', '.join(map(str, x['steps']))} | {x['n']} | {x['correct']:.3f} | {x['fast_1']:.3f} | "
                   f"{x['gmean']:.3f} [{f(x['gmean_ci'][0])}, {f(x['gmean_ci'][1])}] | {', '.join(f'{g:.3f}' for g in x['gmean_per_seed'])} | {x['fast']} | {x['repeats']} | {f(x['closest_median'])} |")
+        print("\n| arm | faster programs that repeat an exemplar, by quarter of the run |\n|---|---|")
+        for arm, x in r['arms'].items(): print(f"| {arm} | {' / '.join(f'{k} of {n}' for n, k in x['quarters'])} |")
     if a.json: Path(a.json).write_text(json.dumps(res, indent=1) + '\n')
 
 

@@ -244,7 +244,8 @@ def test_rl_rollouts_as_a_file_tables_each_arm(tmp_path):
     assert row[1:6] == ['1', '2', '2', '0.500', '0.500'], row        # seeds, steps, n, correct, fast_1
     assert row[8:11] == ['1', '1', '1.000 |'], row                       # faster programs, repeats, closest exemplar
     got, = json.loads((tmp_path/'r.json').read_text())
-    assert got['arms']['contrastive']['repeats'] == 1
+    assert got['arms']['contrastive']['repeats'] == 1 and got['arms']['contrastive']['quarters'] == [[1, 1], [0, 0], [0, 0], [0, 0]]
+    assert '| contrastive | 1 of 1 / 0 of 0 / 0 of 0 / 0 of 0 |' in p.stdout   # step 0 of 2: the first quarter
     missing = _run('rl_rollouts', tmp_path/'exp', '--store', tmp_path/'none.sqlite')
     assert missing.returncode == 1 and 'no such file' in missing.stderr
 
