@@ -133,7 +133,7 @@ def endpoint_table(answers:dict, # policy label -> its answers (dicts as `task_m
                                     detectable=detectable_ratio(sd, e['tasks']) if sd is not None and e['tasks'] > 1 else None))
     return rows, effects
 
-# %% ../nbs/20a_endpoint.ipynb #03509408
+# %% ../nbs/20a_endpoint.ipynb #7018677e
 def exemplar_repeats(answers:dict, # policy label -> its answers (dicts with split, kind, verdict, counted, exemplar_ids, completion)
                      arms:dict, # arm -> the labels of its policies (seeds): pooled
                      programs:dict, # program id -> its text: the exemplars the prompts showed (the frozen store's)

@@ -58,7 +58,7 @@ def best_so_far(rollouts:list, # `Rollout`s
         if r.verdict == 'ok' and r.counted: best[r.task_id] = max(best.get(r.task_id, 0), r.counted)
     return best
 
-# %% ../nbs/14b_rl_metrics.ipynb #f2a4f281
+# %% ../nbs/14b_rl_metrics.ipynb #d4c8ef92
 def program_tree(code:str, # a program's text
                 )->str:
     "The program's syntax tree as text (layout and comments do not count); the stripped text where it does not parse."
