@@ -319,7 +319,8 @@ def write_results(out, a, arms, seeds, params, base, runs, t0, command=None, fai
         import plotly.graph_objects as go
         from plotly.subplots import make_subplots
         panels = (('correct', 'correct (train)'), ('fast_1', 'fast_1 (train)'), ('gmean', 'gmean sampled speedup (train)'),
-                  ('reward', 'mean reward (train)'), ('kl', 'KL from the start policy (trainer log)'))
+                  ('reward', 'mean reward (train)'), ('kl', 'KL from the start policy (trainer log)'),
+                  ('repeat_fast', 'faster programs repeating an exemplar (train)'))   # an arm whose prompts show none draws no line
         fig = make_subplots(rows=1, cols=len(panels), subplot_titles=[t for _, t in panels])
         colors = dict(contrastive='#1f77b4', plain='#ff7f0e', evolve='#2ca02c')
         for x in arms:

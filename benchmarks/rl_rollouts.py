@@ -9,7 +9,7 @@ started from (the exemplars shown at the first steps; later exemplars are progra
 rollouts). Per arm: the metrics of `cudal1_nb.rl_metrics.step_metrics` over all training rollouts (failures count 1.0x in the
 geometric mean) with a 95 % interval over seeds on the log scale; of the correct programs faster than the reference
 beyond noise, how many are an exemplar of their own prompt again (`repeats`) and how close each is to the nearest
-exemplar it was shown (`closest`), as `cudal1_nb.rl_metrics.repeats_exemplar` and `closest_exemplar` say; and the
+exemplar it was shown (`closest`), as `cudal1_nb.parse.repeats_exemplar` and `closest_exemplar` say; and the
 faster programs and their repeats in each quarter of the run's steps.
 """
 import argparse, json, sqlite3, statistics, sys
@@ -22,7 +22,8 @@ def arm_seed(rollouts:list, # one arm-seed's `Rollout`s
              programs:dict, # candidate id -> program text: the store's and these rollouts' own
             )->dict:
     "`step_metrics` over the training rollouts, their step count, and the faster correct programs that repeat an exemplar of their prompt."
-    from cudal1_nb.rl_metrics import step_metrics, repeats_exemplar, closest_exemplar
+    from cudal1_nb.rl_metrics import step_metrics
+    from cudal1_nb.parse import repeats_exemplar, closest_exemplar
     tr = [r for r in rollouts if r.split == 'train']
     if not tr: raise ValueError('no training rollouts')
     fast = [r for r in tr if r.verdict == 'ok' and (r.counted or 0) > 1.0]

@@ -142,7 +142,7 @@ def exemplar_repeats(answers:dict, # policy label -> its answers (dicts with spl
     above 1), and how many correct and faster answers repeat a program their prompt showed. An exemplar id missing from
     `programs` is an error: the repeats would be undercounted."""
     from cudal1_nb.parse import parse_response
-    from cudal1_nb.rl_metrics import repeats_exemplar
+    from cudal1_nb.parse import repeats_exemplar
     out = []
     for arm, labels in arms.items():
         rs = [r for l in labels for r in answers[l] if r['kind'] == 'contrastive' and r.get('exemplar_ids') and r['verdict'] != 'infra']

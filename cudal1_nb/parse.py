@@ -1,5 +1,5 @@
 """A robust parser of a model's answer: the `ModelNew` program and the analysis sections it holds, or exactly why it
-holds none.
+holds none; and whether that program repeats one its prompt showed.
 
 Docs: https://cudal1-nb.github.io/cudal1_nb/parse.html.md"""
 
@@ -11,7 +11,8 @@ import ast, re, warnings
 from dataclasses import dataclass
 
 # %% auto #0
-__all__ = ['PARSE_REASONS', 'PY_LANGS', 'Parsed', 'reason_kind', 'parse_response']
+__all__ = ['PARSE_REASONS', 'PY_LANGS', 'Parsed', 'reason_kind', 'parse_response', 'program_tree', 'repeats_exemplar',
+           'closest_exemplar']
 
 # %% ../nbs/04f_parse.ipynb #584f7197
 PARSE_REASONS = ('empty response', 'unterminated think block', 'no code block', 'no python code block', 'unterminated code block',
@@ -185,3 +186,25 @@ def parse_response(text:str|None, # a model's whole response (None counts as emp
         if kind == 'notclass': return fail(f"ModelNew is not a class: {detail}")
     cls = _classes(py)
     return fail("no ModelNew in any code block: " + (f"classes defined: {', '.join(cls)}" if cls else 'no classes defined'))
+
+# %% ../nbs/04f_parse.ipynb #d4c8ef92
+def program_tree(code:str, # a program's text
+                )->str:
+    "The program's syntax tree as text (layout and comments do not count); the stripped text where it does not parse."
+    import ast
+    try: return ast.dump(ast.parse(code))
+    except (SyntaxError, ValueError): return code.strip()
+
+def repeats_exemplar(code:str, # the answer's program
+                     shown:list, # the programs its prompt showed
+                    )->bool:
+    "Whether the answer is one of the programs its prompt showed (the same syntax tree)."
+    t = program_tree(code)
+    return any(program_tree(x) == t for x in shown)
+
+def closest_exemplar(code:str, # the answer's program
+                     shown:list, # the programs its prompt showed
+                    )->float|None:
+    "difflib's similarity ratio of the answer to the nearest program its prompt showed; None when it showed none."
+    import difflib
+    return max((difflib.SequenceMatcher(None, x, code).ratio() for x in shown), default=None)

@@ -298,6 +298,7 @@ class Rollout(Record):
     seconds:float = 0.0       # wall time of the scoring call this rollout was part of
     episode_id:str = ''       # the multi-turn episode it belongs to ('' : a single-turn rollout; `cudal1_nb.env`)
     turn:int = 0              # its turn in that episode, from 1 (0: single-turn)
+    repeat:bool|None = None   # its program is one its prompt showed (`parse.repeats_exemplar`); None: no exemplar shown, or no program
 
 # %% ../nbs/06a_reward.ipynb #1a0e0009
 def message_text(x, # a prompt or completion as TRL passes it: a string, or a conversation (a list of messages)
@@ -329,6 +330,7 @@ class KernelReward:
         self.cfg, self.db, self.run, self.arm, self.device = cfg, db, run, arm, device
         self.log_path, self.num_generations = (str(log_path) if log_path else None), num_generations
         self.calls, self.rollouts, self._stored, self._known = 0, [], set(), set()
+        self._shown = {}   # exemplar id -> its program's text, read from the store once
         self.busy_s = 0.0   # seconds spent in `score` so far (the trainer waits for them)
         # if set, called as `on_result(candidate, result)` with each program's final result as soon as it is known (progress, partial logs)
         self.on_result = None
@@ -364,6 +366,7 @@ def score(self:KernelReward,
     from cudal1_nb.rollout import Ask, parse_candidate
     from cudal1_nb.prompts import Prompt
     from cudal1_nb.store import Store
+    from cudal1_nb.parse import repeats_exemplar
     t0, n = time.time(), len(texts)
     exemplar_ids, template_ids = exemplar_ids or [()] * n, template_ids or [''] * n
     if bad := sorted({t for t in task_ids if t not in self.tasks}): raise KeyError(f"KernelReward: unknown task id(s) {bad}")
@@ -374,6 +377,12 @@ def score(self:KernelReward,
         ros.append(Rollout(self.run, step, tid, self.arm, tpl or '', list(split_ids(ex)), x or '', c.id if c else None,
                            'unparsed' if c is None else '', reason=why, split=split))
         cands.append(c)
+    shown = getattr(self, '_shown', {})
+    if need := sorted({e for ro in ros for e in ro.exemplar_ids if e not in shown}):
+        with Store(self.db or None) as st: shown.update({e: c.code if (c := st.get_candidate(e)) is not None else None for e in need})
+    self._shown = shown
+    for ro, c in zip(ros, cands):   # an exemplar missing from the store is not counted as shown
+        if c is not None and (xs := [shown[e] for e in ro.exemplar_ids if shown.get(e) is not None]): ro.repeat = repeats_exemplar(c.code, xs)
     progs = [c for c in cands if c is not None]
     seen = {k for c in progs if (k := self.judge.key(c)) in self.cache}   # judged in an earlier call
     best = {}

@@ -1,5 +1,5 @@
 """Stage 3's measures, from its rollouts: per-step metrics (correct, fast_1, the geometric-mean sampled speedup),
-multi-turn episode metrics, each task's best so far, whether an answer repeats a program its prompt showed, the curves a run writes, its rollout log read back, and the
+multi-turn episode metrics, each task's best so far, the curves a run writes, its rollout log read back, and the
 curves drawn.
 
 Docs: https://cudal1-nb.github.io/cudal1_nb/rl_metrics.html.md"""
@@ -15,22 +15,24 @@ from .stats import gmean
 from .reward import Rollout
 
 # %% auto #0
-__all__ = ['step_metrics', 'turn_metrics', 'best_so_far', 'program_tree', 'repeats_exemplar', 'closest_exemplar', 'curves',
-           'read_rollouts', 'plot_curves']
+__all__ = ['step_metrics', 'turn_metrics', 'best_so_far', 'curves', 'read_rollouts', 'plot_curves']
 
 # %% ../nbs/14b_rl_metrics.ipynb #65e1d0d4
 def step_metrics(rollouts:list, # `Rollout`s of one step (or any set)
                 )->dict:
     ("n, correct fraction, fast_1 (correct and faster beyond noise), gmean sampled speedup (failures as 1.0x), gmean over correct, "
-     "mean reward, parse failures, tasks sampled and tasks with a correct sample.")
+     "mean reward, parse failures, tasks sampled and tasks with a correct sample; `repeat_fast`: of the faster samples whose prompt "
+     "showed exemplars, the share that repeat one (`Rollout.repeat`; None when there are none).")
     n = len(rollouts)
     ok = [r for r in rollouts if r.verdict == 'ok']
     rw = [r.reward for r in rollouts if r.reward is not None]
+    fr = [r.repeat for r in ok if (r.counted or 0) > 1.0 and r.repeat is not None]
     return dict(n=n, correct=len(ok) / n if n else 0.0, fast_1=sum((r.counted or 0) > 1.0 for r in ok) / n if n else 0.0,
                 gmean=gmean([(r.counted or 1.0) if r.verdict == 'ok' else 1.0 for r in rollouts if r.verdict != 'infra']),
                 gmean_correct=gmean([r.counted for r in ok if r.counted]), reward=sum(rw) / len(rw) if rw else None,
                 unparsed=sum(r.verdict == 'unparsed' for r in rollouts) / n if n else 0.0, infra=sum(r.verdict == 'infra' for r in rollouts),
-                tasks=len({r.task_id for r in rollouts}), tasks_correct=len({r.task_id for r in ok}))
+                tasks=len({r.task_id for r in rollouts}), tasks_correct=len({r.task_id for r in ok}),
+                repeat_fast=sum(fr) / len(fr) if fr else None)
 
 # %% ../nbs/14b_rl_metrics.ipynb #8ea8ff83
 def _by(xs, key):
@@ -57,28 +59,6 @@ def best_so_far(rollouts:list, # `Rollout`s
     for r in rollouts:
         if r.verdict == 'ok' and r.counted: best[r.task_id] = max(best.get(r.task_id, 0), r.counted)
     return best
-
-# %% ../nbs/14b_rl_metrics.ipynb #d4c8ef92
-def program_tree(code:str, # a program's text
-                )->str:
-    "The program's syntax tree as text (layout and comments do not count); the stripped text where it does not parse."
-    import ast
-    try: return ast.dump(ast.parse(code))
-    except (SyntaxError, ValueError): return code.strip()
-
-def repeats_exemplar(code:str, # the answer's program
-                     shown:list, # the programs its prompt showed
-                    )->bool:
-    "Whether the answer is one of the programs its prompt showed (the same syntax tree)."
-    t = program_tree(code)
-    return any(program_tree(x) == t for x in shown)
-
-def closest_exemplar(code:str, # the answer's program
-                     shown:list, # the programs its prompt showed
-                    )->float|None:
-    "difflib's similarity ratio of the answer to the nearest program its prompt showed; None when it showed none."
-    import difflib
-    return max((difflib.SequenceMatcher(None, x, code).ratio() for x in shown), default=None)
 
 # %% ../nbs/14b_rl_metrics.ipynb #0d9a2f2b
 def curves(rollouts:list, # `Rollout`s of a run
