@@ -29,12 +29,12 @@ def arm_seed(rollouts:list, # one arm-seed's `Rollout`s
     fast = [r for r in tr if r.verdict == 'ok' and (r.counted or 0) > 1.0]
     shown = lambda r: [programs[e] for e in (r.exemplar_ids or []) if e in programs]
     code = lambda r: programs.get(r.candidate_id, '')
-    repeats = lambda r: repeats_exemplar(code(r), shown(r))
+    rep = [repeats_exemplar(code(r), shown(r)) for r in fast]
     closest = lambda r: closest_exemplar(code(r), shown(r))   # None: no exemplar shown
     steps = max(r.step for r in tr) + 1
-    q = lambda r: min(4 * r.step // steps, 3)   # the quarter of the run a rollout is in
-    quarters = [[sum(q(r) == i for r in fast), sum(q(r) == i and repeats(r) for r in fast)] for i in range(4)]
-    return dict(step_metrics(tr), steps=steps, fast=len(fast), repeats=sum(map(repeats, fast)), quarters=quarters,
+    q = [min(4 * r.step // steps, 3) for r in fast]   # the quarter of the run each faster program is in
+    quarters = [[q.count(i), sum(k == i and x for k, x in zip(q, rep))] for i in range(4)]
+    return dict(step_metrics(tr), steps=steps, fast=len(fast), repeats=sum(rep), quarters=quarters,
                 fast_closest=[c if c is None else round(c, 3) for c in map(closest, fast)], fast_speedups=[round(r.counted, 3) for r in fast])
 
 

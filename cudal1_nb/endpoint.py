@@ -141,8 +141,7 @@ def exemplar_repeats(answers:dict, # policy label -> its answers (dicts with spl
     """Per (split, arm), over the answers to contrastive prompts that showed exemplars: answers, correct, faster (counted
     above 1), and how many correct and faster answers repeat a program their prompt showed. An exemplar id missing from
     `programs` is an error: the repeats would be undercounted."""
-    from cudal1_nb.parse import parse_response
-    from cudal1_nb.parse import repeats_exemplar
+    from cudal1_nb.parse import parse_response, repeats_exemplar
     out = []
     for arm, labels in arms.items():
         rs = [r for l in labels for r in answers[l] if r['kind'] == 'contrastive' and r.get('exemplar_ids') and r['verdict'] != 'infra']

@@ -191,7 +191,6 @@ def parse_response(text:str|None, # a model's whole response (None counts as emp
 def program_tree(code:str, # a program's text
                 )->str:
     "The program's syntax tree as text (layout and comments do not count); the stripped text where it does not parse."
-    import ast
     try: return ast.dump(ast.parse(code))
     except (SyntaxError, ValueError): return code.strip()
 

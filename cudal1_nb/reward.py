@@ -377,10 +377,9 @@ def score(self:KernelReward,
         ros.append(Rollout(self.run, step, tid, self.arm, tpl or '', list(split_ids(ex)), x or '', c.id if c else None,
                            'unparsed' if c is None else '', reason=why, split=split))
         cands.append(c)
-    shown = getattr(self, '_shown', {})
+    shown = self._shown
     if need := sorted({e for ro in ros for e in ro.exemplar_ids if e not in shown}):
         with Store(self.db or None) as st: shown.update({e: c.code if (c := st.get_candidate(e)) is not None else None for e in need})
-    self._shown = shown
     for ro, c in zip(ros, cands):   # an exemplar missing from the store is not counted as shown
         if c is not None and (xs := [shown[e] for e in ro.exemplar_ids if shown.get(e) is not None]): ro.repeat = repeats_exemplar(c.code, xs)
     progs = [c for c in cands if c is not None]
