@@ -13,8 +13,9 @@ form, temperature, max_completion_length, budget_s...). Judged programs go to a 
 FROZEN. Writes OUT/prompts.jsonl, OUT/answers/LABEL.jsonl.gz per policy (a policy already answered is not sampled
 again: run again with the same OUT to add policies or go on after a cut), OUT/rows.jsonl, OUT/effects.jsonl,
 OUT/repeats.jsonl (per split and arm, the correct and faster answers to contrastive prompts that repeat a program the
-prompt showed: `cudal1_nb.endpoint.exemplar_repeats`) and OUT/table.md. A failure, or any answer that is not a correct
-program, counts 1.0x.
+prompt showed: `cudal1_nb.endpoint.exemplar_repeats`), OUT/effects_own.jsonl (the effects with those answers scored
+1.0x: what each policy wrote itself) and OUT/table.md. A failure, or any answer that is not a correct program, counts
+1.0x. Once every policy has answered, the tables need no model and no judge: the command runs on any machine.
 
 On several GPUs, split the policies: the same command on each GPU with its own --out, --device and --eval-device and
 `--only LABELS` (a policy's label is its arm and its count among that arm's policies in the command: base-1,
@@ -59,8 +60,8 @@ def answer(label:str, spec:str, prompts:list, cfg, reward, device:str)->list:
     return rows
 
 
-def effects_markdown(effects:list, repeats:list=())->str:
-    "The paired effects (and the answers that repeat an exemplar) as Markdown tables."
+def effects_markdown(effects:list, repeats:list=(), own:list=())->str:
+    "The paired effects (and the answers that repeat an exemplar, and the effects with those scored 1.0x) as Markdown tables."
     f = lambda x: '-' if x is None else f"{x:.3f}"
     head = ['| split | kind | arm | against | tasks | ratio | 95 % interval | detectable |', '|---|---|---|---|---|---|---|---|']
     out = '\n'.join(head + [f"| {e['split']} | {e['kind']} | {e['arm']} | {e['against']} | {e['tasks']} | {f(e['ratio'])} | "
@@ -69,6 +70,8 @@ def effects_markdown(effects:list, repeats:list=())->str:
         out += ('\n| split | arm | contrastive answers | correct | repeat an exemplar | faster | repeat an exemplar |\n|---|---|---|---|---|---|---|\n' +
                 ''.join(f"| {r['split']} | {r['arm']} | {r['answers']} | {r['correct']} | {r['correct_repeats']} | {r['faster']} | {r['faster_repeats']} |\n"
                         for r in repeats))
+    if own:
+        out += '\nAnswers that repeat an exemplar scored 1.0x:\n\n' + effects_markdown(own)
     return out
 
 
@@ -90,14 +93,24 @@ def main(argv=None):
     labels = [f"{arm}-{[x for x, _ in specs[:i + 1]].count(arm)}" for i, (arm, _) in enumerate(specs)]
     only = [x for x in a.only.split(',') if x]
     if bad := [x for x in only if x not in labels]: ap.error(f"--only names no policy of the command: {bad} (its labels: {labels})")
+    out = Path(a.out); (out/'answers').mkdir(parents=True, exist_ok=True)
+    afile = lambda label: out/'answers'/f"{label}.jsonl.gz"
+    answers = {label: load_jsonl(afile(label)) for label in labels if afile(label).exists()}
+    if todo := [x for x in labels if x not in answers and (not only or x in only)]: answers.update(sample(a, specs, labels, todo, out))
+    if missing := [x for x in labels if x not in answers]:
+        return print(f"answered {sorted(answers)}; the tables wait for {missing} (their answers files in {out/'answers'})")
+    return tables(a, specs, labels, answers, out)
+
+
+def sample(a, specs:list, labels:list, todo:list, out:Path)->dict:
+    "The answers of the policies labelled `todo` to the fixed prompts (written to OUT/prompts.jsonl, checked against one there)."
     from cudal1_nb.core import training_on
     training_on(a.device)
-    from cudal1_nb.endpoint import fixed_prompts, FixedPrompt, endpoint_table, exemplar_repeats
+    from cudal1_nb.endpoint import fixed_prompts, FixedPrompt
     from cudal1_nb.rl import RLConfig, KernelReward
     from cudal1_nb.store import Store
     from cudal1_nb.tasks import load_tasks, split_tasks
     cfg = RLConfig.from_params(dict(dict(a.p), eval_device=a.eval_device, device=a.device))   # the config coerces each value to its field's type
-    out = Path(a.out); (out/'answers').mkdir(parents=True, exist_ok=True)
     judged = out/'judged.sqlite'
     if not judged.exists(): shutil.copy(a.store, judged)
     suite = load_tasks(cfg.suite, validate=False)
@@ -109,13 +122,10 @@ def main(argv=None):
     if pf.exists() and [FixedPrompt.from_dict(d) for d in load_jsonl(pf)] != prompts:
         raise SystemExit(f"rl_endpoint: {pf} holds other prompts (another store, seed, draw count or template): use a new --out")
     pf.write_text(''.join(p.to_json() + '\n' for p in prompts))
-    answers, arms = {}, {}
+    answers = {}
     for (arm, spec), label in zip(specs, labels):
-        arms.setdefault(arm, []).append(label)
-        f = out/'answers'/f"{label}.jsonl.gz"
-        if f.exists(): answers[label] = load_jsonl(f); continue
-        if only and label not in only: continue
-        t0 = time.time()
+        if label not in todo: continue
+        t0, f = time.time(), out/'answers'/f"{label}.jsonl.gz"
         rows = answer(label, spec, prompts, cfg, reward, cfg.resolved_device() if a.device == 'auto' else a.device)
         tmp = f.with_suffix('.tmp')
         with gzip.open(tmp, 'wt') as g: g.write(''.join(json.dumps(r) + '\n' for r in rows))
@@ -123,20 +133,36 @@ def main(argv=None):
         answers[label] = rows
         print(json.dumps(dict(policy=label, spec=spec, answers=len(rows), seconds=round(time.time() - t0, 1))), flush=True)
     reward.close()
-    if missing := [x for x in labels if x not in answers]:
-        return print(f"answered {sorted(answers)}; the tables wait for {missing} (their answers files in {out/'answers'})")
-    rows, effects = endpoint_table(answers, arms, a.base, (('contrastive', 'plain'),) if {'contrastive', 'plain'} <= set(arms) else ())
-    r3 = lambda d: {k: round(v, 3) if isinstance(v, float) else v for k, v in d.items()}
-    (out/'rows.jsonl').write_text(''.join(json.dumps(r) + '\n' for r in rows))
-    (out/'effects.jsonl').write_text(''.join(json.dumps(e) + '\n' for e in effects))
-    print_table([r3(r) for r in rows], ['split', 'kind', 'arm', 'answers', 'tasks', 'correct', 'gmean'])
-    print()
-    print_table([r3(e) for e in effects], ['split', 'kind', 'arm', 'against', 'tasks', 'ratio', 'lo', 'hi', 'excludes_1', 'noise_sd', 'detectable'])
+    return answers
+
+
+def tables(a, specs:list, labels:list, answers:dict, out:Path)->tuple:
+    """The tables once every policy has answered (no model, no judge: any machine): the effects with every answer as
+    scored, and with answers that repeat an exemplar scored 1.0x (`effects_own.jsonl`). Refused when the policies
+    answered different prompts (answers files from OUTs built otherwise)."""
+    from cudal1_nb.endpoint import endpoint_table, exemplar_repeats, mark_repeats, without_repeats
+    from cudal1_nb.store import Store
+    seen = {label: sorted((r['id'], r['prompt']) for r in rs) for label, rs in answers.items()}
+    if bad := [x for x in labels if seen[x] != seen[labels[0]]]:
+        raise SystemExit(f"rl_endpoint: {bad} answered other prompts than {labels[0]} (another store, seed, draw count or template)")
+    arms = {}
+    for (arm, _), label in zip(specs, labels): arms.setdefault(arm, []).append(label)
     with Store(a.store) as st: programs = {c.id: c.code for c in st.candidates()}   # the exemplars the prompts showed
-    reps = exemplar_repeats(answers, arms, programs)
+    marked = mark_repeats(answers, programs)
+    pairs = (('contrastive', 'plain'),) if {'contrastive', 'plain'} <= set(arms) else ()
+    rows, effects = endpoint_table(marked, arms, a.base, pairs)
+    _, own = endpoint_table(without_repeats(marked), arms, a.base, pairs)
+    r3 = lambda d: {k: round(v, 3) if isinstance(v, float) else v for k, v in d.items()}
+    for name, xs in (('rows', rows), ('effects', effects), ('effects_own', own)):
+        (out/f'{name}.jsonl').write_text(''.join(json.dumps(x) + '\n' for x in xs))
+    cols = ['split', 'kind', 'arm', 'against', 'tasks', 'ratio', 'lo', 'hi', 'excludes_1', 'noise_sd', 'detectable']
+    print_table([r3(r) for r in rows], ['split', 'kind', 'arm', 'answers', 'tasks', 'correct', 'gmean'])
+    print(); print_table([r3(e) for e in effects], cols)
+    print('\nanswers that repeat an exemplar scored 1.0x:'); print_table([r3(e) for e in own], cols)
+    reps = exemplar_repeats(marked, arms)
     (out/'repeats.jsonl').write_text(''.join(json.dumps(r) + '\n' for r in reps))
     print(); print_table(reps, ['split', 'arm', 'answers', 'correct', 'correct_repeats', 'faster', 'faster_repeats'])
-    (out/'table.md').write_text(effects_markdown(effects, reps))
+    (out/'table.md').write_text(effects_markdown(effects, reps, own))
     return rows, effects
 
 

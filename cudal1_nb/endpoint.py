@@ -14,7 +14,7 @@ from .rl_prompts import PromptPlan, build_prompt
 
 # %% auto #0
 __all__ = ['KINDS', 'FixedPrompt', 'fixed_prompts', 'log_score', 'task_means', 'paired_effect', 'null_sd', 'detectable_ratio',
-           'endpoint_table', 'exemplar_repeats']
+           'endpoint_table', 'mark_repeats', 'exemplar_repeats', 'without_repeats']
 
 # %% ../nbs/20a_endpoint.ipynb #4c139ba7
 KINDS = ('contrastive', 'plain')
@@ -134,23 +134,41 @@ def endpoint_table(answers:dict, # policy label -> its answers (dicts as `task_m
     return rows, effects
 
 # %% ../nbs/20a_endpoint.ipynb #7018677e
-def exemplar_repeats(answers:dict, # policy label -> its answers (dicts with split, kind, verdict, counted, exemplar_ids, completion)
+def mark_repeats(answers:dict, # policy label -> its answers (dicts with exemplar_ids and completion)
+                 programs:dict, # program id -> its text: the exemplars the prompts showed (the frozen store's)
+                )->dict:
+    """The answers, each with `repeat`: True when its prompt showed exemplars and its program is one of them
+    (`cudal1_nb.parse.repeats_exemplar`), False when it is another, None when the prompt showed none or the answer holds
+    no program (as `Rollout.repeat`). An exemplar id missing from `programs` is an error: repeats would go uncounted."""
+    from cudal1_nb.parse import parse_response, repeats_exemplar
+    if missing := sorted({e for rs in answers.values() for r in rs for e in r.get('exemplar_ids') or () if e not in programs}):
+        raise ValueError(f"exemplar(s) {missing[:3]} not among the programs given: give the store the prompts were drawn from")
+    def mark(r):
+        code = parse_response(r.get('completion') or '').code if r.get('exemplar_ids') else None
+        return dict(r, repeat=repeats_exemplar(code, [programs[e] for e in r['exemplar_ids']]) if code else None)
+    return {label: [mark(r) for r in rs] for label, rs in answers.items()}
+
+def exemplar_repeats(answers:dict, # policy label -> its answers, marked by `mark_repeats`
                      arms:dict, # arm -> the labels of its policies (seeds): pooled
-                     programs:dict, # program id -> its text: the exemplars the prompts showed (the frozen store's)
                     )->list:
     """Per (split, arm), over the answers to contrastive prompts that showed exemplars: answers, correct, faster (counted
-    above 1), and how many correct and faster answers repeat a program their prompt showed. An exemplar id missing from
-    `programs` is an error: the repeats would be undercounted."""
-    from cudal1_nb.parse import parse_response, repeats_exemplar
+    above 1), and how many correct and faster answers repeat a program their prompt showed."""
     out = []
     for arm, labels in arms.items():
         rs = [r for l in labels for r in answers[l] if r['kind'] == 'contrastive' and r.get('exemplar_ids') and r['verdict'] != 'infra']
+        if any('repeat' not in r for r in rs): raise ValueError("answers not marked: call mark_repeats first")
         for split in dict.fromkeys(r['split'] for r in rs):
-            sel = [r for r in rs if r['split'] == split]
-            if missing := sorted({e for r in sel for e in r['exemplar_ids'] if e not in programs}):
-                raise ValueError(f"exemplar(s) {missing[:3]} not among the programs given: give the store the prompts were drawn from")
-            ok = [r for r in sel if r['verdict'] == 'ok']
-            rep = [r for r in ok if repeats_exemplar(parse_response(r['completion']).code or '', [programs[e] for e in r['exemplar_ids']])]
-            out.append(dict(split=split, arm=arm, answers=len(sel), correct=len(ok), faster=sum((r.get('counted') or 0) > 1.0 for r in ok),
-                            correct_repeats=len(rep), faster_repeats=sum((r.get('counted') or 0) > 1.0 for r in rep)))
+            ok = [r for r in rs if r['split'] == split and r['verdict'] == 'ok']
+            rep = [r for r in ok if r['repeat']]
+            out.append(dict(split=split, arm=arm, answers=sum(r['split'] == split for r in rs), correct=len(ok),
+                            faster=sum((r.get('counted') or 0) > 1.0 for r in ok), correct_repeats=len(rep),
+                            faster_repeats=sum((r.get('counted') or 0) > 1.0 for r in rep)))
     return out
+
+
+# %% ../nbs/20a_endpoint.ipynb #9b4d2e61
+def without_repeats(answers:dict, # policy label -> its answers, marked by `mark_repeats`
+                   )->dict:
+    "The answers with every one that repeats an exemplar scored 1.0x (still correct): what each policy wrote itself, for `endpoint_table`."
+    return {label: [dict(r, counted=1.0) if r.get('repeat') else r for r in rs] for label, rs in answers.items()}
+

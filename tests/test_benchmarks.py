@@ -413,6 +413,7 @@ def test_rl_endpoint_tiny_policies_on_the_cpu(tmp_path, monkeypatch, capsys):
         ['base-1.jsonl.gz', 'contrastive-1.jsonl.gz', 'plain-1.jsonl.gz']
     assert '| train | plain | contrastive | plain | 1 | 1.000 |' in (out/'table.md').read_text()
     assert (out/'repeats.jsonl').read_text() == ''   # no prompt showed an exemplar: nothing to repeat
+    assert len(load_jsonl(out/'effects_own.jsonl')) == len(effects)   # the same comparisons with repeats scored 1.0x
     with Store(store) as st: assert st.stats()['n_candidates'] == 0   # the frozen store is read, never written
     capsys.readouterr()
     rl_endpoint.main(args)
@@ -429,6 +430,10 @@ def test_rl_endpoint_tiny_policies_on_the_cpu(tmp_path, monkeypatch, capsys):
     rows, _ = rl_endpoint.main(split + ['--out', str(tmp_path/'a')])
     assert 'seconds' not in capsys.readouterr().out and {r['arm'] for r in rows} == {'base', 'contrastive'}
     assert all(r['answers'] == 4 for r in rows if r['arm'] == 'contrastive')   # two policies pooled
+    f = tmp_path/'a'/'answers'/'contrastive-1.jsonl.gz'   # an answers file made on other prompts is refused, naming it
+    rs = load_jsonl(f); rs[0]['prompt'] += ' (another template)'
+    with gzip.open(f, 'wt') as g: g.write(''.join(json.dumps(r) + '\n' for r in rs))
+    with pytest.raises(SystemExit, match=r"\['contrastive-1'\] answered other prompts"): rl_endpoint.main(split + ['--out', str(tmp_path/'a')])
 
 
 def test_smollm_sft_says_what_to_install_or_what_is_missing(tmp_path):
