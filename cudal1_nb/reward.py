@@ -41,6 +41,7 @@ class RewardConfig:
     remeasure_above:float = 3.0 # re-measure a speedup above this...
     remeasure_factor:float = 2.0 # ...or above this times the task's best so far
     remeasure_tol:float = 0.10  # relative disagreement above which the lower of the two is paid and flagged
+    pay_repeats:bool = True     # pay a program that repeats an exemplar its prompt showed for its speed (the paper); False: at most 1.0x
     def __post_init__(self):
         if self.smoothing not in SMOOTHINGS: raise ValueError(f"smoothing {self.smoothing!r}: use one of {SMOOTHINGS}")
         if not self.clip_k > 0 or not self.cap > 1: raise ValueError(f"need clip_k > 0 and cap > 1, got {self.clip_k}, {self.cap}")
@@ -135,6 +136,7 @@ class Worth(Record):
 
 def worth(r:EvalResult|None, # a judged program's final result (None: the answer held no program)
           cfg:RewardConfig, # the reward's settings
+          repeat:bool|None=None, # the program repeats an exemplar its prompt showed (`Rollout.repeat`; None: unknown)
          )->Worth:
     "What `r` is worth under `cfg`: the one function from a judged program to its reward, for the RL stage and the service alike."
     if r is None: return Worth('unparsed', reward=base_reward('unparsed', None, cfg))
@@ -143,7 +145,7 @@ def worth(r:EvalResult|None, # a judged program's final result (None: the answer
     if (iv := speedup_interval(r)):
         w.speedup, w.ci = iv[0], [iv[1], iv[2]]
         w.counted = conservative_speedup(*iv) if cfg.conservative else iv[0]
-    w.reward = base_reward(r.verdict, w.counted, cfg)
+    w.reward = base_reward(r.verdict, min(w.counted, 1.0) if repeat and w.counted and not cfg.pay_repeats else w.counted, cfg)
     return w
 
 # %% ../nbs/06a_reward.ipynb #1a0e0006
@@ -399,7 +401,7 @@ def score(self:KernelReward,
     evals = []
     for ro, c in zip(ros, cands):
         r = got.get(c.id) if c is not None else None
-        w = worth(r, self.cfg)
+        w = worth(r, self.cfg, ro.repeat)
         ro.verdict, ro.speedup, ro.ci, ro.counted, ro.reward = w.verdict, w.speedup, w.ci, w.counted, w.reward
         if c is None: continue
         ro.reason, ro.remeasured, ro.cached = r.reason, r.meta.get('remeasured', ''), self.judge.key(c) in seen

@@ -98,6 +98,7 @@ class RLConfig(StageConfig):
     conservative: bool = True # reward the interval's bound nearest 1, not the point estimate
     remeasure_above: float = 3.0 # re-measure a speedup above this...
     remeasure_factor: float = 2.0 # ...or above this times the task's best so far
+    pay_repeats: bool = True # reward: pay a program that repeats an exemplar its prompt showed for its speed (False: at most 1.0x)
     device: str = 'auto'         # where the model trains and samples: 'auto', 'cpu' or 'cuda'
     cpu_precision: str = 'fp32'  # on the CPU: 'fp32' (safe everywhere) or 'bf16' (only for CPUs with fast bf16; `cudal1_nb.sft.cpu_precision_args`)
     # where the reward runs candidates: 'cpu', 'cuda' (the first visible GPU) or 'cuda:N' (GPU N: not the trainer's, on a host with several)
@@ -161,7 +162,8 @@ class RLConfig(StageConfig):
         get_policy(self.policy)
     def reward_config(self)->RewardConfig:
         return RewardConfig(self.smoothing, self.clip_k, floor_fail=self.floor_fail, floor_unparsed=self.floor_unparsed, floor_cheat=self.floor_cheat,
-                            conservative=self.conservative, remeasure_above=self.remeasure_above, remeasure_factor=self.remeasure_factor)
+                            conservative=self.conservative, remeasure_above=self.remeasure_above, remeasure_factor=self.remeasure_factor,
+                            pay_repeats=self.pay_repeats)
     def eval_config(self):
         return replace(verification_config(self.seed, self.budget_s, self.workers), policy=self.policy)
     def plan(self,
