@@ -7,7 +7,7 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/core.html.md"""
 
 # %% ../nbs/00_core.ipynb #2ba17642
 from __future__ import annotations
-import json, hashlib, random, time, subprocess, datetime, math, re, typing
+import ast, json, hashlib, random, time, subprocess, datetime, math, re, threading, typing, warnings
 from dataclasses import dataclass, field, fields, asdict, replace, MISSING
 from pathlib import Path
 from .paths import ENV_BASE, ENV_DATA, PKG_DIR, get_base_dir, repo_root, data_dir, atomic_write, read_data
@@ -18,11 +18,11 @@ _all_ = ['ENV_BASE', 'ENV_DATA', 'PKG_DIR', 'get_base_dir', 'repo_root', 'data_d
 
 # %% auto #0
 __all__ = ['ENV_SERVE_URL', 'ENV_SERVE_TOKEN', 'STAGES', 'VERDICTS', 'BASELINES', 'KINDS', 'DONE_FILE', 'code_hash', 'short_hash',
-           'seed_everything', 'secret_seed', 'mix_seed', 'git_info', 'print_table', 'Record', 'Task', 'Candidate',
-           'Timing', 'EvalResult', 'counted_speedup', 'StageConfig', 'new_run_dir', 'save_config', 'load_config',
-           'start_run', 'finish_run', 'run_problem', 'completed_run', 'latest_run', 'ENV_BASE', 'ENV_DATA', 'PKG_DIR',
-           'get_base_dir', 'repo_root', 'data_dir', 'atomic_write', 'read_data', 'DEVICE_RE', 'TRAIN_DEVICE_RE',
-           'GPUS_ENV', 'visible_gpus', 'judging_on', 'training_on']
+           'seed_everything', 'secret_seed', 'mix_seed', 'git_info', 'print_table', 'parse_tree', 'Record', 'Task',
+           'Candidate', 'Timing', 'EvalResult', 'counted_speedup', 'StageConfig', 'new_run_dir', 'save_config',
+           'load_config', 'start_run', 'finish_run', 'run_problem', 'completed_run', 'latest_run', 'ENV_BASE',
+           'ENV_DATA', 'PKG_DIR', 'get_base_dir', 'repo_root', 'data_dir', 'atomic_write', 'read_data', 'DEVICE_RE',
+           'TRAIN_DEVICE_RE', 'GPUS_ENV', 'visible_gpus', 'judging_on', 'training_on']
 
 # %% ../nbs/00_core.ipynb #bbde6d74
 # the reward service's address and a bearer token for it (`cudal1_nb.serve`, `cudal1_nb.client`)
@@ -85,6 +85,17 @@ def print_table(rows:list, # dicts
     w = [max([len(c)] + [len(x[i]) for x in cells]) for i, c in enumerate(cols)]
     print('  '.join(c.ljust(w[i]) for i, c in enumerate(cols)).rstrip(), file=out)
     for x in cells: print('  '.join(v.ljust(w[i]) for i, v in enumerate(x)).rstrip(), file=out)
+
+# %% ../nbs/00_core.ipynb #6a3d8e52
+_AST_LOCK = threading.Lock()
+
+def parse_tree(code:str, # Python source
+              )->ast.Module:
+    "`ast.parse(code)` one thread at a time, its warnings (invalid escapes in kernel strings) silenced; raises what `ast.parse` raises."
+    with _AST_LOCK, warnings.catch_warnings():   # catch_warnings is not thread-safe either
+        warnings.simplefilter('ignore')
+        return ast.parse(code)
+
 
 # %% ../nbs/00_core.ipynb #cc3b9807
 def _jsonable(o):

@@ -7,8 +7,9 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/parse.html.md"""
 
 # %% ../nbs/04f_parse.ipynb #d49d85d2
 from __future__ import annotations
-import ast, re, warnings
+import ast, re
 from dataclasses import dataclass
+from .core import parse_tree
 
 # %% auto #0
 __all__ = ['PARSE_REASONS', 'PY_LANGS', 'Parsed', 'reason_kind', 'parse_response', 'program_tree', 'repeats_exemplar',
@@ -94,9 +95,7 @@ def _bindings(stmts:list):
 def _check(code:str)->tuple:
     "('ok', '') | ('syntax', 'line N: msg') | ('notclass', 'what at line N') | ('none', '') for one block's code."
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter('ignore')   # invalid escapes in kernel strings and the like
-            tree = ast.parse(code)
+        tree = parse_tree(code)   # one thread at a time, warnings silenced
     except (SyntaxError, ValueError) as e:   # a null byte is a ValueError or a SyntaxError without a line, by Python version
         msg = getattr(e, 'msg', None) or str(e)
         ln = code[:code.index('\0')].count('\n') + 1 if 'null byte' in msg and '\0' in code else getattr(e, 'lineno', None) or 1
@@ -191,7 +190,7 @@ def parse_response(text:str|None, # a model's whole response (None counts as emp
 def program_tree(code:str, # a program's text
                 )->str:
     "The program's syntax tree as text (layout and comments do not count); the stripped text where it does not parse."
-    try: return ast.dump(ast.parse(code))
+    try: return ast.dump(parse_tree(code))
     except (SyntaxError, ValueError): return code.strip()
 
 def repeats_exemplar(code:str, # the answer's program

@@ -11,7 +11,7 @@ import os, re, ast, json, time, uuid, sqlite3, secrets, threading, contextlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from fastcore.basics import patch
-from .core import StageConfig, Task, Candidate, code_hash, short_hash, get_base_dir, DEVICE_RE, ENV_SERVE_TOKEN
+from .core import StageConfig, Task, Candidate, code_hash, short_hash, get_base_dir, DEVICE_RE, ENV_SERVE_TOKEN, parse_tree
 from .policy import POLICIES
 from .prompts import parse_response
 from .eval import EvalConfig
@@ -111,7 +111,7 @@ class RequestError(ValueError):
 def check_reference(code:str, # a reference program, as a request gives it
                    )->str:
     "'' when `code` parses and defines `class Model`, `get_inputs` and `get_init_inputs`; else what is missing (nothing runs)."
-    try: tree = ast.parse(code)
+    try: tree = parse_tree(code)
     except (SyntaxError, ValueError) as e: return f"reference_code does not parse: line {getattr(e, 'lineno', '?')}: {getattr(e, 'msg', e)}"
     names = {n.name for n in tree.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
     miss = [k for k in ('Model', 'get_inputs', 'get_init_inputs') if k not in names]
