@@ -60,6 +60,11 @@ def answer(label:str, spec:str, prompts:list, cfg, reward, device:str)->list:
     return rows
 
 
+def answers_file(out:Path, label:str)->Path:
+    "Where the policy labelled `label` keeps its answers in OUT."
+    return out/'answers'/f"{label}.jsonl.gz"
+
+
 def effects_markdown(effects:list, repeats:list=(), own:list=())->str:
     "The paired effects (and the answers that repeat an exemplar, and the effects with those scored 1.0x) as Markdown tables."
     f = lambda x: '-' if x is None else f"{x:.3f}"
@@ -94,8 +99,7 @@ def main(argv=None):
     only = [x for x in a.only.split(',') if x]
     if bad := [x for x in only if x not in labels]: ap.error(f"--only names no policy of the command: {bad} (its labels: {labels})")
     out = Path(a.out); (out/'answers').mkdir(parents=True, exist_ok=True)
-    afile = lambda label: out/'answers'/f"{label}.jsonl.gz"
-    answers = {label: load_jsonl(afile(label)) for label in labels if afile(label).exists()}
+    answers = {label: load_jsonl(answers_file(out, label)) for label in labels if answers_file(out, label).exists()}
     if todo := [x for x in labels if x not in answers and (not only or x in only)]: answers.update(sample(a, specs, labels, todo, out))
     if missing := [x for x in labels if x not in answers]:
         return print(f"answered {sorted(answers)}; the tables wait for {missing} (their answers files in {out/'answers'})")
@@ -125,7 +129,7 @@ def sample(a, specs:list, labels:list, todo:list, out:Path)->dict:
     answers = {}
     for (arm, spec), label in zip(specs, labels):
         if label not in todo: continue
-        t0, f = time.time(), out/'answers'/f"{label}.jsonl.gz"
+        t0, f = time.time(), answers_file(out, label)
         rows = answer(label, spec, prompts, cfg, reward, cfg.resolved_device() if a.device == 'auto' else a.device)
         tmp = f.with_suffix('.tmp')
         with gzip.open(tmp, 'wt') as g: g.write(''.join(json.dumps(r) + '\n' for r in rows))
