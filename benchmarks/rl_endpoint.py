@@ -15,7 +15,7 @@ again: run again with the same OUT to add policies or go on after a cut), OUT/ro
 OUT/repeats.jsonl (per split and arm, the correct and faster answers to contrastive prompts that repeat a program the
 prompt showed: `cudal1_nb.endpoint.exemplar_repeats`), OUT/effects_own.jsonl (the effects with those answers scored
 1.0x: what each policy wrote itself) and OUT/table.md. A failure, or any answer that is not a correct program, counts
-1.0x. Once every policy has answered, the tables need no model and no judge: the command runs on any machine.
+1.0x. Beside each ratio, the paired difference in correct fraction with its interval over tasks. Once every policy has answered, the tables need no model and no judge: the command runs on any machine.
 
 On several GPUs, split the policies: the same command on each GPU with its own --out, --device and --eval-device and
 `--only LABELS` (a policy's label is its arm and its count among that arm's policies in the command: base-1,
@@ -68,9 +68,11 @@ def answers_file(out:Path, label:str)->Path:
 def effects_markdown(effects:list, repeats:list=(), own:list=())->str:
     "The paired effects (and the answers that repeat an exemplar, and the effects with those scored 1.0x) as Markdown tables."
     f = lambda x: '-' if x is None else f"{x:.3f}"
-    head = ['| split | kind | arm | against | tasks | ratio | 95 % interval | detectable |', '|---|---|---|---|---|---|---|---|']
+    head = ['| split | kind | arm | against | tasks | ratio | 95 % interval | detectable | correct fraction, difference | 95 % interval |',
+            '|---|---|---|---|---|---|---|---|---|---|']
     out = '\n'.join(head + [f"| {e['split']} | {e['kind']} | {e['arm']} | {e['against']} | {e['tasks']} | {f(e['ratio'])} | "
-                             f"[{f(e['lo'])}, {f(e['hi'])}] | {f(e['detectable'])} |" for e in effects]) + '\n'
+                             f"[{f(e['lo'])}, {f(e['hi'])}] | {f(e['detectable'])} | {f(e.get('correct_diff'))} | "
+                             f"[{f(e.get('correct_lo'))}, {f(e.get('correct_hi'))}] |" for e in effects]) + '\n'
     if repeats:
         out += ('\n| split | arm | contrastive answers | correct | repeat an exemplar | faster | repeat an exemplar |\n|---|---|---|---|---|---|---|\n' +
                 ''.join(f"| {r['split']} | {r['arm']} | {r['answers']} | {r['correct']} | {r['correct_repeats']} | {r['faster']} | {r['faster_repeats']} |\n"
@@ -159,7 +161,7 @@ def tables(a, specs:list, labels:list, answers:dict, out:Path)->tuple:
     r3 = lambda d: {k: round(v, 3) if isinstance(v, float) else v for k, v in d.items()}
     for name, xs in (('rows', rows), ('effects', effects), ('effects_own', own)):
         (out/f'{name}.jsonl').write_text(''.join(json.dumps(x) + '\n' for x in xs))
-    cols = ['split', 'kind', 'arm', 'against', 'tasks', 'ratio', 'lo', 'hi', 'excludes_1', 'noise_sd', 'detectable']
+    cols = ['split', 'kind', 'arm', 'against', 'tasks', 'ratio', 'lo', 'hi', 'excludes_1', 'noise_sd', 'detectable', 'correct_diff', 'correct_lo', 'correct_hi']
     print_table([r3(r) for r in rows], ['split', 'kind', 'arm', 'answers', 'tasks', 'correct', 'gmean'])
     print(); print_table([r3(e) for e in effects], cols)
     print('\nanswers that repeat an exemplar scored 1.0x:'); print_table([r3(e) for e in own], cols)

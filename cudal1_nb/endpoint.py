@@ -60,13 +60,14 @@ def log_score(verdict:str, # the answer's verdict
     return math.log(counted) if verdict == 'ok' and counted and counted > 0 else 0.0
 
 def task_means(rows:list, # a policy's answers: dicts with task_id, split, kind, verdict, counted
+               score=log_score, # an answer's score from its verdict and counted speedup
               )->dict:
-    """{(split, kind): {task_id: mean `log_score` over its answers}}. Answers the judge could not judge (verdict
+    """{(split, kind): {task_id: mean `score` over its answers}}. Answers the judge could not judge (verdict
     'infra') are left out: they say nothing of the policy."""
     acc = {}
     for r in rows:
         if r['verdict'] == 'infra': continue
-        acc.setdefault((r['split'], r['kind']), {}).setdefault(r['task_id'], []).append(log_score(r['verdict'], r.get('counted')))
+        acc.setdefault((r['split'], r['kind']), {}).setdefault(r['task_id'], []).append(score(r['verdict'], r.get('counted')))
     return {k: {t: statistics.fmean(v) for t, v in d.items()} for k, d in acc.items()}
 
 def paired_effect(a:dict, # {task_id: mean log score} of one policy
@@ -111,10 +112,12 @@ def endpoint_table(answers:dict, # policy label -> its answers (dicts as `task_m
                   )->tuple:
     """(rows, effects): per (split, kind, arm) the answers, the correct fraction and the geometric-mean score over
     tasks (failures 1.0x); per (split, kind) each arm against `base` and each of `pairs`, as `paired_effect`, with the
-    ratio the two sides' noise lets the set detect (`noise_sd`: both sides' `null_sd` combined; `detectable_ratio`)."""
+    ratio the two sides' noise lets the set detect (`noise_sd`: both sides' `null_sd` combined; `detectable_ratio`),
+    and the paired difference in correct fraction with its 95 % t interval over tasks (`correct_diff`, `correct_lo`, `correct_hi`)."""
     if missing := [a for a in [base, *[x for p in pairs for x in p]] if a not in arms]: raise ValueError(f"no answers of arm(s) {missing}")
     pooled = {arm: [r for l in labels for r in answers[l]] for arm, labels in arms.items()}
     means = {arm: task_means(rs) for arm, rs in pooled.items()}
+    right = {arm: task_means(rs, lambda v, c: float(v == 'ok')) for arm, rs in pooled.items()}
     rows, effects = [], []
     for key in sorted({k for m in means.values() for k in m}):
         split, kind = key
@@ -128,9 +131,12 @@ def endpoint_table(answers:dict, # policy label -> its answers (dicts as `task_m
         for a, b in [(arm, base) for arm in arms if arm != base] + list(pairs):
             if key in means[a] and key in means[b]:
                 e = paired_effect(means[a][key], means[b][key])
+                dc = [right[a][key][t] - right[b][key][t] for t in sorted(right[a][key].keys() & right[b][key].keys())]
+                c, clo, chi = mean_ci(dc)
                 sd = math.sqrt((noise[a] ** 2 + noise[b] ** 2) / 2) if None not in (noise[a], noise[b]) else None
                 effects.append(dict(split=split, kind=kind, arm=a, against=b, **e, noise_sd=sd,
-                                    detectable=detectable_ratio(sd, e['tasks']) if sd is not None and e['tasks'] > 1 else None))
+                                    detectable=detectable_ratio(sd, e['tasks']) if sd is not None and e['tasks'] > 1 else None,
+                                    correct_diff=c, correct_lo=clo, correct_hi=chi))
     return rows, effects
 
 # %% ../nbs/20a_endpoint.ipynb #7018677e
