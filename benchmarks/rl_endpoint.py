@@ -111,7 +111,7 @@ def main(argv=None):
 def sample(a, specs:list, labels:list, todo:list, out:Path)->dict:
     "The answers of the policies labelled `todo` to the fixed prompts (written to OUT/prompts.jsonl, checked against one there)."
     from cudal1_nb.core import training_on
-    training_on(a.device)
+    dev = training_on(a.device)   # torch keeps only the policies' GPU, which it then calls 'cuda'; the judge still sees --eval-device
     from cudal1_nb.endpoint import fixed_prompts, FixedPrompt
     from cudal1_nb.rl import RLConfig, KernelReward
     from cudal1_nb.store import Store
@@ -132,7 +132,7 @@ def sample(a, specs:list, labels:list, todo:list, out:Path)->dict:
     for (arm, spec), label in zip(specs, labels):
         if label not in todo: continue
         t0, f = time.time(), answers_file(out, label)
-        rows = answer(label, spec, prompts, cfg, reward, cfg.resolved_device() if a.device == 'auto' else a.device)
+        rows = answer(label, spec, prompts, cfg, reward, dev)
         tmp = f.with_suffix('.tmp')
         with gzip.open(tmp, 'wt') as g: g.write(''.join(json.dumps(r) + '\n' for r in rows))
         tmp.rename(f)

