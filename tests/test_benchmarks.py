@@ -436,6 +436,39 @@ def test_rl_endpoint_tiny_policies_on_the_cpu(tmp_path, monkeypatch, capsys):
     with pytest.raises(SystemExit, match=r"\['contrastive-1'\] answered other prompts"): rl_endpoint.main(split + ['--out', str(tmp_path/'a')])
 
 
+def test_rl_turns_compares_a_multi_turn_run_with_its_twin(tmp_path, capsys):
+    "Equal updates and equal programs, episodes' outcomes, fixes by a later turn, the paired per-task difference; a cut last update is left out."
+    from cudal1_nb.reward import Rollout
+    from benchmarks import rl_turns
+    from benchmarks.common import load_jsonl
+    def write(d, ros, secs):
+        d.mkdir(parents=True)
+        (d/'rollouts.jsonl').write_text(''.join(r.to_json() + '\n' for r in ros))
+        (d/'step_times.jsonl').write_text(''.join(json.dumps(dict(step=i, seconds=x)) + '\n' for i, x in enumerate(secs)))
+    R = lambda step, task, v, **kw: Rollout('r', step, task, 'plain', verdict=v, counted=1.0 if v == 'ok' else None, **kw)
+    one = [R(s, t, 'ok' if (s + i) % 4 == 0 else 'error') for s in range(4) for i, t in enumerate(['a', 'b', 'a', 'b'])]
+    one += [R(4, 'a', 'ok')]   # update 4 cut short: one rollout of four
+    two = []
+    for s in range(2):
+        for i, t in enumerate(['a', 'b']):
+            e = f'e{s}{i}'
+            two += [R(s, t, 'error', episode_id=e, turn=1), R(s, t, 'ok', episode_id=e, turn=2)] if i == 0 else \
+                   [R(s, t, 'ok', episode_id=e, turn=1), dict(R(s, t, 'ok', episode_id=e, turn=2).to_dict(), counted=1.5)]
+    two = [Rollout.from_dict(r) if isinstance(r, dict) else r for r in two]
+    write(tmp_path/'single'/'plain-s0', one, [90, 10, 10, 12, 10]); write(tmp_path/'multi'/'plain-s0', two, [95, 20])
+    rows = rl_turns.main([str(tmp_path/'single'/'plain-s0'), str(tmp_path/'multi'/'plain-s0'), '--json', str(tmp_path/'t.jsonl')])
+    by = {(r['window'], r['run']): r for r in rows}
+    s, m = by['updates', 'single/plain-s0'], by['updates', 'multi/plain-s0']
+    assert (s['updates'], s['programs'], s['episodes'], m['updates'], m['programs'], m['episodes']) == (2, 8, 8, 2, 8, 4)
+    assert s['episode_correct'] == 0.25 and m['first_correct'] == 0.5 and m['episode_correct'] == 1.0 and m['episode_faster'] == 0.5
+    assert (m['after_fail'], m['fixed'], m['after_ok'], m['kept'], m['faster_after_ok']) == (2, 2, 2, 2, 2)
+    assert m['vs_first_tasks'] == 2 and m['vs_first_diff'] == 0.75 and s['vs_first_diff'] is None
+    assert by['programs', 'single/plain-s0']['updates'] == 2 and by['programs', 'multi/plain-s0']['updates'] == 2   # 8 programs each
+    assert s['step_s'] == 10 and m['step_s'] == 20   # the first update (it compiles the sampler) left out
+    assert len(load_jsonl(tmp_path/'t.jsonl')) == 4 and 'fixed' in capsys.readouterr().out
+    with pytest.raises(SystemExit): rl_turns.main([str(tmp_path/'single'/'plain-s0'), str(tmp_path/'nothing')])
+
+
 @pytest.mark.gpu
 def test_rl_endpoint_samples_on_the_second_gpu(tmp_path):
     "On a host with two GPUs, policies sample on cuda:1 and programs run there (torch is left that GPU alone, as 'cuda')."
