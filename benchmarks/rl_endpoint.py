@@ -15,7 +15,8 @@ again: run again with the same OUT to add policies or go on after a cut), OUT/ro
 OUT/repeats.jsonl (per split and arm, the correct and faster answers to contrastive prompts that repeat a program the
 prompt showed: `cudal1_nb.endpoint.exemplar_repeats`), OUT/effects_own.jsonl (the effects with those answers scored
 1.0x: what each policy wrote itself) and OUT/table.md. A failure, or any answer that is not a correct program, counts
-1.0x. Beside each ratio, the paired difference in correct fraction with its interval over tasks. Once every policy has answered, the tables need no model and no judge: the command runs on any machine.
+1.0x. Beside each ratio, the paired difference in correct fraction with its interval over tasks. Once every policy
+has answered, the tables need no model and no judge: the command runs on any machine.
 
 On several GPUs, split the policies: the same command on each GPU with its own --out, --device and --eval-device and
 `--only LABELS` (a policy's label is its arm and its count among that arm's policies in the command: base-1,

@@ -38,6 +38,11 @@ def arm_seed(rollouts:list, # one arm-seed's `Rollout`s
                 fast_closest=[c if c is None else round(c, 3) for c in map(closest, fast)], fast_speedups=[round(r.counted, 3) for r in fast])
 
 
+def rollouts_file(d:Path)->Path|None:
+    "An arm-seed directory's rollout log: rollouts.jsonl, or rollouts.jsonl.gz as a results folder keeps it; None when it has neither."
+    return next((f for f in (d/'rollouts.jsonl', d/'rollouts.jsonl.gz') if f.exists()), None)
+
+
 def experiment(out:Path, store:Path)->dict:
     "{'runs': {arm-seed: arm_seed(...)}, 'arms': {arm: pooled}} for one experiment directory."
     from cudal1_nb.rl_metrics import read_rollouts
@@ -45,7 +50,7 @@ def experiment(out:Path, store:Path)->dict:
     with sqlite3.connect(f'file:{store}?mode=ro', uri=True) as db: base = dict(db.execute('SELECT id, code FROM candidates'))
     runs = {}
     for d in sorted(p for p in Path(out).iterdir() if p.is_dir() and '-s' in p.name):
-        f = next((f for f in (d/'rollouts.jsonl', d/'rollouts.jsonl.gz') if f.exists()), None)
+        f = rollouts_file(d)
         if f is None: continue
         ros = read_rollouts(f)
         programs = dict(base)   # exemplars drawn from the run's own programs are found among its rollouts

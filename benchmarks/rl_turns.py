@@ -23,7 +23,8 @@ from benchmarks.common import parser, load_jsonl, print_table
 def load_run(d:Path)->dict:
     "A run's training rollouts grouped by update (`step`), its updates' seconds, and its turns (the most any episode took)."
     from cudal1_nb.rl_metrics import read_rollouts
-    f = next((f for f in (d/'rollouts.jsonl', d/'rollouts.jsonl.gz') if f.exists()), None)
+    from benchmarks.rl_rollouts import rollouts_file
+    f = rollouts_file(d)
     if f is None: raise SystemExit(f"rl_turns: no rollouts.jsonl(.gz) in {d}")
     ros = [r for r in read_rollouts(f) if r.split == 'train']
     if not ros: raise SystemExit(f"rl_turns: {f} holds no training rollouts")
@@ -80,13 +81,16 @@ def compare(runs:list)->list:
     U = min(map(len, done))
     cum = lambda r, ks: [sum(len(r['steps'][k]) for k in ks[:i + 1]) for i in range(len(ks))]
     P = min(cum(r, ks)[-1] for r, ks in zip(runs, done))
+    none = dict(tasks=None, diff=None, lo=None, hi=None)
     rows = []
     for label, pick in (('updates', lambda r, ks: ks[:U]), ('programs', lambda r, ks: [k for k, c in zip(ks, cum(r, ks)) if c <= P])):
-        ws = [window([x for k in pick(r, ks) for x in r['steps'][k]]) | dict(updates=len(pick(r, ks))) for r, ks in zip(runs, done)]
+        sel = [pick(r, ks) for r, ks in zip(runs, done)]
+        ws = [window([x for k in s for x in r['steps'][k]]) | dict(updates=len(s)) for r, s in zip(runs, sel)]
         for i, (r, w) in enumerate(zip(runs, ws)):
             secs = r['seconds'][1:w['updates']]   # the window's updates but the first, which compiles the sampler
+            vs = against(w, ws[0]) if i else none
             rows.append(dict(window=label, run=r['name'], turns=r['turns'], **{k: v for k, v in w.items() if k != 'per_task'},
-                             step_s=statistics.median(secs) if secs else None, **{f'vs_first_{k}': v for k, v in (against(w, ws[0]) if i else dict(tasks=None, diff=None, lo=None, hi=None)).items()}))
+                             step_s=statistics.median(secs) if secs else None, **{f'vs_first_{k}': v for k, v in vs.items()}))
     return rows
 
 
