@@ -12,7 +12,8 @@ from pathlib import Path
 from .core import Record, PKG_DIR
 
 # %% auto #0
-__all__ = ['Job', 'Outcome', 'one_line', 'start_clock', 'run_job', 'steady_malloc', 'progress_bar', 'load_program', 'Pool']
+__all__ = ['Job', 'Outcome', 'one_line', 'start_clock', 'on_error', 'run_job', 'steady_malloc', 'progress_bar', 'load_program',
+           'Pool']
 
 # %% ../nbs/00a_sandbox.ipynb #865c8e86
 def _send(sock, obj):
@@ -55,6 +56,7 @@ class Outcome(Record):
     log: str = ''          # tail of the child's stdout/stderr
     seconds: float = 0.0
     label: str = ''
+    extra: dict|None = None   # what a job that raised reported with its error (`on_error`)
     @property
     def ok(self): return self.status == 'ok'
 
@@ -74,12 +76,18 @@ def _resolve(func:str):
     for part in name.split('.'): obj = getattr(obj, part)
     return obj
 
-_RESULT_FD, _CLOCK = None, False
+_RESULT_FD, _CLOCK, _ON_ERROR = None, False, None
 
 def start_clock():
     "Called by job code in the child: the job's time limit starts now (time spent before, up to `Job.wait`, is not counted). Later calls do nothing."
     global _CLOCK
     if _RESULT_FD is not None and not _CLOCK: os.write(_RESULT_FD, b'\x00'); _CLOCK = True
+
+def on_error(fn, # () -> a JSON-serialisable dict
+            ):
+    "Called by job code in the child: should the job raise, `fn()` comes back with its error as `Outcome.extra` (e.g. its holds of the device lock)."
+    global _ON_ERROR
+    _ON_ERROR = fn
 
 def _isolate(wfd:int, tmp:str, keep:tuple=()):
     "In a forked child: its own session, death with its worker, `tmp` as its folder and log, no inherited fd but `wfd` and `keep`, no core dumps."
@@ -110,6 +118,8 @@ def _call(job:dict, wfd:int, tmp:str):
     try: res = {'status': 'ok', 'value': fn(job.get('payload') or {})}
     except BaseException as e:   # SystemExit / KeyboardInterrupt from job code are failures too
         res = {'status': 'error', 'reason': one_line(f"{type(e).__name__}: {e}"), 'traceback': traceback.format_exc()[-_LOG_TAIL:]}
+        try: res['extra'] = json.loads(json.dumps(_ON_ERROR())) if _ON_ERROR else None   # what the job reports as it fails
+        except Exception: pass   # never in the way of the error itself
     try: data = json.dumps(res).encode()
     except (TypeError, ValueError) as e:
         data = json.dumps({'status': 'error', 'reason': one_line(f"result is not JSON-serialisable: {e}")}).encode()
@@ -239,7 +249,8 @@ def run_job(job:dict, # a `Job` as a dict
     except ValueError: res = None
     if isinstance(res, dict) and res.get('status') in ('ok', 'error'):
         if res['status'] == 'ok': return dict(out, status='ok', value=res.get('value'))
-        return dict(out, status='error', reason=res.get('reason', ''), log=(res.get('traceback', '') + log)[-_LOG_TAIL:])
+        return dict(out, status='error', reason=res.get('reason', ''), log=(res.get('traceback', '') + log)[-_LOG_TAIL:],
+                    extra=res.get('extra') if isinstance(res.get('extra'), dict) else None)
     if os.WIFSIGNALED(st):
         sig = os.WTERMSIG(st)
         why = f"killed by signal {signal.Signals(sig).name}" if sig in signal.Signals._value2member_map_ else f"killed by signal {sig}"

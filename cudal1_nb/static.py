@@ -10,7 +10,7 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/static.html.md"""
 from __future__ import annotations
 import ast, re
 from dataclasses import dataclass
-from .core import Record
+from .core import Record, parse_tree
 
 # %% auto #0
 __all__ = ['RULES', 'Finding', 'scan', 'summarize_findings']
@@ -225,13 +225,13 @@ def scan(code:str, # the candidate program
          ref:str|None=None, # the reference program (for redefined size constants)
         )->list[Finding]:
     "Static findings in a candidate program, in line order; a program that doesn't parse gives one `SyntaxError`."
-    tree = ast.parse(code)
+    tree = parse_tree(code)
     out = []
     v = _Visitor(_Names(tree), out)
     v.visit(tree)
     _scan_cpp(tree, v.add)
     if ref is not None:
-        mine, theirs = _module_constants(tree), _module_constants(ast.parse(ref))
+        mine, theirs = _module_constants(tree), _module_constants(parse_tree(ref))
         for k, (val, line) in mine.items():
             if k in theirs and theirs[k][0] != val and not isinstance(val, str):
                 out.append(Finding('size_constant', 'C9', line, f"{k} = {val!r} (reference: {theirs[k][0]!r})"))

@@ -130,6 +130,17 @@ def _job_failure(ref_out, # the reference job's `Outcome`
     if not cand_out.ok: return 'error', f"candidate {cand_out.status}: {cand_out.reason}", 'candidate'
     return None
 
+def _held(ref_out, # the reference job's `Outcome`
+          cand_out, # the candidate job's
+         )->dict:
+    ("The jobs' holds of the device lock (`holds`, `lock_at`, `ref_holds`, `ref_lock_at`) and seconds (`job_s`, `ref_job_s`) for a result's "
+     "meta: from a job's value, or from what a job that raised reported (`sandbox.on_error`); a killed job reports none.")
+    def got(o): return (o.value if isinstance(o.value, dict) else {}) if o.ok else (o.extra or {})
+    c, r = got(cand_out), got(ref_out)
+    out = dict(holds=c.get('holds'), lock_at=c.get('lock_at'), ref_holds=r.get('holds'), ref_lock_at=r.get('lock_at'), job_s=cand_out.seconds,
+               ref_job_s=ref_out.seconds)
+    return {k: v for k, v in out.items() if v is not None}
+
 # %% ../nbs/03i_verdict.ipynb #607288a0
 def _evidence(v:CandRun)->tuple:
     "(flags, meta) of the evidence in a candidate job's result that flags it whatever its outputs say."
@@ -179,6 +190,7 @@ def _judge(task:Task, cand:Candidate, ref_out, cand_out, ref_dir:Path, cand_dir:
     base = dict(candidate_id=cand.id, task_id=task.id, device=device_name, env=run_env(device),
                 meta={'cfg': {k: v for k, v in cfg.to_dict().items() if k in ('atol', 'rtol', 'n_seeds', 'threads', 'ci_target', 'policy',
                                                                               'processes', 'repeat_all')}})
+    base['meta'].update(_held(ref_out, cand_out))   # every process's holds of the lock, whatever its verdict: the run's timeline counts them all
     def res(verdict, reason, correct=None, **kw): return EvalResult(verdict=verdict, correct=correct, reason=one_line(reason), **base, **kw)
     if (fail := _job_failure(ref_out, cand_out)): return res(*fail[:2], failure=fail[2])
     v, rv = CandRun.from_dict(cand_out.value), RefRun.from_dict(ref_out.value)

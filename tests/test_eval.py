@@ -92,6 +92,19 @@ def test_verdicts_for_good_and_bad_candidates(l2_3):
     assert lo <= r.speedup() <= hi and lo > 1.0
 
 
+
+@pytest.mark.xdist_group('eval-l2-3')
+def test_every_process_records_its_holds_of_the_lock(l2_3):
+    """A result keeps its job's holds of the device lock whatever its verdict (an audit's timeline counts every process):
+    rejected on its outputs, raised in its own code (`sandbox.on_error`), tampering; a job that died has none to say."""
+    t, good, got = l2_3
+    for k in ('incorrect', 'wrong_shape', 'mutating', 'sys_exit', 'harness', good[0].name):
+        m = got[k].meta
+        assert m.get('holds') and all(kind in ('sh', 'ex') and sec >= 0 for kind, _, sec in m['holds']), (k, got[k].verdict, m.get('holds'))
+        assert m['lock_at'] >= m['holds'][0][1] and m['job_s'] > 0, k
+    assert got['sys_exit'].verdict == 'error' and got['harness'].verdict == 'cheat'
+    assert 'holds' not in got['crashing'].meta and got['crashing'].meta['job_s'] > 0   # killed by its signal: nothing came back
+
 TINY = """import torch
 import torch.nn as nn
 

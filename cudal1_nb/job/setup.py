@@ -7,7 +7,7 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/job_setup.html.md"""
 # %% ../../nbs/03e_job_setup.ipynb #0adfa953
 from __future__ import annotations
 import os, time, contextlib
-from ..sandbox import start_clock, steady_malloc
+from ..sandbox import start_clock, steady_malloc, on_error
 from ..device import flock, window_hold, IDLE_S
 
 # %% auto #0
@@ -58,6 +58,7 @@ class DeviceLock:
                  device='cuda', # 'cpu' or 'cuda'
                 ):
         self.path, self.device, self.free_s, self.holds, self._t = path, device, 0.0, [], 0.0
+        on_error(lambda: {'holds': self.timeline(), 'lock_at': self.holds[0][1] if self.holds else None})   # a job that raises reports them too
         if device == 'cpu': self.acquire('ex')
     def acquire(self, kind:str='ex', # 'ex' (exclusive) or 'sh' (shared)
                ):
