@@ -8,8 +8,9 @@ tail, which the lock's own span does not show.
 
 Every job records when it took the run's device lock (`meta.lock_at`, seconds since the epoch) and how long it did its
 device work under it (`meta.locked_s`; a separate reference job's as `ref_lock_at`/`ref_locked_s`). The lock is
-held until the job's process has exited, so the time between one job's end of work and the next job's `lock_at` is
-process teardown or a lock nobody wanted (every job still building or preparing). Prints the span from the first
+held until the job's process exits, so the time between one job's end of work and the next job's `lock_at` is
+the holder writing its result and exiting, or a lock nobody wanted (every job still building or preparing); the
+lock passes before the exiting process's CUDA teardown (`benchmarks/lock_handover.py`). Prints the span from the first
 acquisition to the last release, the device-work total, the share of the span it covers, the longest holders, and the
 time split: compiles (`meta.build_s`, on the cores the timing leaves free, in parallel with it), reference jobs under
 the lock, and the candidate jobs' phases under it (`meta.phase_s`: reference outputs and the clean timing, import and
@@ -81,7 +82,8 @@ def holds_and_waits(rows)->tuple:
 def handovers(rows)->list:
     """Seconds from the end of one exclusive hold to the start of the next, where the next one's job was already waiting
     for it and no shared hold ran in between: the lock handed from one timing to the next. The lock is let go when the
-    holder's process exits, so this is that exit (its CUDA context's teardown) and the next job's waking."""
+    holder's process exits: this is the holder writing its result, its exit (not its CUDA teardown, which comes after)
+    and the next job's waking."""
     held, waits = holds_and_waits(rows)
     waits = {(round(a, 3), round(b, 3)) for a, b in waits}
     exs = sorted({(round(a, 3), round(b, 3)) for k, a, b in held if k == 'ex'})

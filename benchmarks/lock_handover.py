@@ -1,12 +1,11 @@
 """How long the device lock takes to pass from a timing job's process to the next timing, waiting, and whether the
-holder's CUDA teardown disturbs that next timing when the lock is let go before it.
+holder's CUDA teardown disturbs that next timing.
 
 Each round a child process (a job's stand-in: a CUDA context, `--alloc-mb` held by torch's allocator, a matmul) takes
-the lock exclusively, ends its work, notes the time, and exits: with the lock let go by its exit (`exit`, the lock file
-closed with the process's other files, after its context's teardown) or just before it (`early`,
-`job.setup.DeviceLock.at_exit`'s path: synchronise, unlock, `os._exit`). This process waits for the lock, notes when
-it gets it, and at once times samples of a launch-bound op (`--calls` back-to-back calls between CUDA events) for
-`--sample-s` seconds. Printed: a child's exit alone (end of work -> reaped, the teardown window); per mode the handover (child's end -> lock
+the lock exclusively, works for 0.5 s, notes the time, and exits: letting go of the lock by its exit (`exit`, as a job
+does) or by unlocking just before it (`early`). This process waits for the lock, notes when it gets it, and at once
+times samples of a launch-bound op (`--calls` back-to-back calls between CUDA events) for `--sample-s` seconds.
+Printed: a child's exit alone (end of work -> reaped: the teardown window); per mode the handover (child's end -> lock
 here, median and range over rounds) and the samples' median time within the teardown window after the handover
 against after it (ratio > 1: the teardown slowed the timing beside it).
 

@@ -8,7 +8,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT/'results'
 H100 = RESULTS/'2026-11-26-h100-release-audit-on-h100'   # a release audit: its table, evaluations and timeline
 FOUR = RESULTS/'2026-11-27-scaling-four-h200s'            # audits of one release on one, two and four GPUs
-ONE = RESULTS/'2026-11-29-release-audit-one-h200'
+ONE = RESULTS/'2026-11-30-fast-judge-h200s'
 
 
 def _run(*args, module=False, timeout=120):
@@ -78,7 +78,7 @@ def test_drift_noise_rows_and_correlation(capsys):
     "One row per evaluations file (its ok results that kept the reference's three timings), then their correlation."
     from benchmarks import drift_noise
     from cudal1_nb.store import read_evals
-    files = [H100/'evals.jsonl.gz', ONE/'evals.jsonl.gz']
+    files = [H100/'evals.jsonl.gz', ONE/'audit_one_gpu.evals.jsonl.gz']
     drift_noise.main([str(f) for f in files])
     out = capsys.readouterr().out.splitlines()
     assert out[0].split()[:3] == ['file', 'n', 'ok'] and len(out) == 4
@@ -263,14 +263,14 @@ def test_unjoined_samples_table_of_a_log(tmp_path):
     assert out[2] == ['honest', '1', '0.000', '0.000', '1.00', '1.00', 'no']
 
 
-KNOWN = RESULTS/'2026-11-29-known-ratio-h200'
+KNOWN = RESULTS/'2026-11-30-fast-judge-h200s'
 
 
 def test_known_ratio_table_of_saved_rows():
     "`--table` as a file, as the device script runs it: the committed table again from the committed rows."
-    p = _run('known_ratio', '--table', KNOWN/'known_ratio_run1.jsonl')
+    p = _run('known_ratio', '--table', KNOWN/'known_ratio.jsonl')
     assert p.returncode == 0, p.stderr
-    saved = (KNOWN/'known_ratio_run1.txt').read_text().splitlines()
+    saved = (KNOWN/'known_ratio.txt').read_text().splitlines()
     table = p.stdout.splitlines()
     assert len(table) == 7 and saved[-7:] == table
 
@@ -642,3 +642,17 @@ def test_run_parts_packs_what_resumes_and_refuses_an_altered_piece(tmp_path):
     r = sh('unpack', tmp_path/'parts', tmp_path/'again')
     assert r.returncode == 2 and 'altered' in r.stderr and not (tmp_path/'again').exists()
     assert sh('pack', tmp_path/'none', tmp_path/'p2').returncode == 2
+
+
+def test_lock_handover_summary_and_its_refusal_without_a_gpu():
+    "The per-mode summary of handover rounds (samples split at the teardown window); run on the CPU, the script says it needs a GPU."
+    from benchmarks.lock_handover import summary
+    rounds = [dict(mode='exit', handover_s=0.0004, samples=[(0.01, 0.0090), (0.05, 0.0088), (0.2, 0.0075), (0.3, 0.0074)]),
+              dict(mode='exit', handover_s=0.0006, samples=[(0.02, 0.0086), (0.4, 0.0076)]),
+              dict(mode='early', handover_s=0.0001, samples=[(0.01, 0.0080), (0.5, 0.0074)])]
+    s = summary(rounds, window=0.072)
+    assert s['exit']['rounds'] == 2 and s['exit']['handover_median_s'] == 0.0005 and (s['exit']['near_n'], s['exit']['far_n']) == (3, 3)
+    assert s['exit']['near_ms'] == 0.0088 and s['exit']['far_ms'] == 0.0075 and s['exit']['near_over_far'] == round(0.0088 / 0.0075, 4)
+    assert s['early']['handover_min_s'] == s['early']['handover_max_s'] == 0.0001
+    p = _run('lock_handover', '--rounds', 1)
+    assert p.returncode != 0 and 'needs a CUDA GPU' in p.stderr
