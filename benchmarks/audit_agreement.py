@@ -124,6 +124,19 @@ def calibration_line(a:dict, b:dict)->str:
             f"B/A {h['launch']:.2f}x, {h['tiny']:.2f}x -- " + ("the hosts launch work differently: compare intervals only between like hosts" if h['differ'] else "alike"))
 
 
+def load_line(rows:list, a:dict, b:dict)->str:
+    """What the runs' own references under 0.3 ms say of the hosts: their median B/A time (`host_speed`), off 1 by more
+    than `evalstats.HOST_TOL` when the hosts launched work differently while judging. A calibration is taken on an idle
+    host before an audit; the audit's load can slow one host's launches and not the other's, so hosts calibrated alike
+    can still differ here, and then launch-bound speedups do not carry from one run to the other."""
+    fast = next(((n, r) for name, n, r, _ in host_speed(rows, a, b) if name == REF_BUCKETS[0][0]), None)
+    if fast is None: return f"under load: no task {REF_BUCKETS[0][0]} ok in both"
+    n, r = fast
+    differ = abs(math.log(r)) > math.log1p(evalstats.HOST_TOL)
+    return (f"under load: the references {REF_BUCKETS[0][0]} took {r:.2f}x as long in B as in A (n={n}) -- "
+            + ("the hosts launched work differently during these runs: compare intervals only between like hosts" if differ else "alike"))
+
+
 def stats(v:list)->tuple:
     "(median, 90th percentile, max) of sorted values."
     return statistics.median(v), (statistics.quantiles(v, n=10)[-1] if len(v) > 1 else v[0]), v[-1]
@@ -193,6 +206,7 @@ def main(argv=None):
           f"work at different speeds, and launch-bound speedups do not carry from one to the other)\n  {'bucket':26} {'n':>4} {'reference':>9} {'candidate':>9}")
     for name, n, rr, cr in host_speed(rows, a, b): print(f"  {name:26} {n:>4} {rr:>9.3f} {cr:>9.3f}")
     print(calibration_line(a, b))
+    print(load_line(rows, a, b))
     ks = [r[s]['k'] for r in rows for s in 'ab']
     print(f"processes per task: mean {statistics.fmean(ks):.2f} (A {statistics.fmean(r['a']['k'] for r in rows):.2f}, B {statistics.fmean(r['b']['k'] for r in rows):.2f})")
     print(f"verdict changes: {len(flips)}" + ''.join(f"\n  {t}: {x} -> {y}" for t, x, y in flips))

@@ -141,6 +141,10 @@ def test_agreement_tells_the_hosts_relative_speed_per_bucket():
     assert got['every task'][0] == 5 and got['every task'][1] == 1.15
     b['t0'] = res(float('nan'), 0.0)   # a result without times is left out, not counted as a ratio
     assert dict((x[0], x[1]) for x in ag.host_speed(rows, a, b))[fast] == 2
+    assert 'took 1.20x as long in B as in A (n=2) -- the hosts launched work differently' in ag.load_line(rows, a, b)
+    alike = {t: res(r['timings']['eager_paired']['median_ms'] * 1.05, 1.0) for t, r in a.items()}
+    assert ag.load_line(rows, a, alike).endswith('(n=3) -- alike')   # 5 % apart: within `evalstats.HOST_TOL`
+    assert ag.load_line([r for r in rows if r['bucket'] != fast], a, b) == f"under load: no task {fast} ok in both"
 
 
 def test_reward_replay_batches_and_holds(tmp_path):
