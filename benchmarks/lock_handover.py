@@ -72,18 +72,36 @@ def teardown_s(lock:str, mb:int)->float:
     return time.time() - end
 
 
+def _near_far(samples:list, window:float)->tuple:
+    "(ms of the samples that started within `window` s of taking the lock, ms of those after)."
+    return [ms for t, ms in samples if t < window], [ms for t, ms in samples if t >= window]
+
+
+def _med(xs:list, nd:int):
+    return round(statistics.median(xs), nd) if xs else None
+
+
 def summary(rounds:list, window:float)->dict:
     "Per mode: handover median/min/max (s), and the samples' median ms within `window` s of taking the lock against after it."
     out = {}
     for mode in sorted({r['mode'] for r in rounds}):
         rs = [r for r in rounds if r['mode'] == mode]
         ho = [r['handover_s'] for r in rs]
-        near = [ms for r in rs for t, ms in r['samples'] if t < window]
-        far = [ms for r in rs for t, ms in r['samples'] if t >= window]
+        split = [_near_far(r['samples'], window) for r in rs]
+        near, far = [ms for n, _ in split for ms in n], [ms for _, f in split for ms in f]
         out[mode] = dict(rounds=len(rs), handover_median_s=round(statistics.median(ho), 4), handover_min_s=round(min(ho), 4),
-                         handover_max_s=round(max(ho), 4), near_ms=round(statistics.median(near), 5) if near else None,
-                         far_ms=round(statistics.median(far), 5) if far else None, near_n=len(near), far_n=len(far),
+                         handover_max_s=round(max(ho), 4), near_ms=_med(near, 5), far_ms=_med(far, 5), near_n=len(near), far_n=len(far),
                          near_over_far=round(statistics.median(near) / statistics.median(far), 4) if near and far else None)
+    return out
+
+
+def per_round(rounds:list, window:float)->list:
+    "Each round as `--json` keeps it: its handover and its samples' median ms within `window` and after (the raw samples are not kept)."
+    out = []
+    for r in rounds:
+        near, far = _near_far(r['samples'], window)
+        out.append(dict(mode=r['mode'], handover_s=round(r['handover_s'], 6), near_n=len(near), far_n=len(far),
+                        near_median_ms=_med(near, 6), far_median_ms=_med(far, 6)))
     return out
 
 
@@ -93,7 +111,7 @@ def main(argv=None):
     ap.add_argument('--alloc-mb', type=int, default=2048, help="memory each child's allocator holds (MB)")
     ap.add_argument('--calls', type=int, default=20, help='calls per timed sample')
     ap.add_argument('--sample-s', type=float, default=0.5, help='seconds of samples after each handover')
-    ap.add_argument('--json', help='write the rounds and the summary here')
+    ap.add_argument('--json', help="write the summary and each round's medians here")
     a = ap.parse_args(argv)
     import torch
     if not torch.cuda.is_available(): sys.exit("lock_handover: needs a CUDA GPU (torch sees none)")
@@ -113,7 +131,10 @@ def main(argv=None):
               f"{v['handover_max_s'] * 1e3:.1f}] over {v['rounds']} rounds; samples within {window * 1e3:.0f} ms of the handover "
               f"{v['near_ms']} ms per call (n={v['near_n']}) against {v['far_ms']} after (n={v['far_n']}): x{v['near_over_far']}")
     if a.json:
-        with open(a.json, 'w') as f: json.dump(dict(args=vars(a), teardown_s=td, summary=s, rounds=rounds), f)
+        with open(a.json, 'w') as f:
+            json.dump(dict(args=vars(a), teardown_s=td, summary=s, rounds=per_round(rounds, window),
+                           note='per round: the samples within the teardown window (median of teardown_s) after taking the lock, and after it; '
+                                'raw samples not kept'), f, indent=1)
 
 
 if __name__ == '__main__': main()

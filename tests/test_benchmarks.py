@@ -654,5 +654,9 @@ def test_lock_handover_summary_and_its_refusal_without_a_gpu():
     assert s['exit']['rounds'] == 2 and s['exit']['handover_median_s'] == 0.0005 and (s['exit']['near_n'], s['exit']['far_n']) == (3, 3)
     assert s['exit']['near_ms'] == 0.0088 and s['exit']['far_ms'] == 0.0075 and s['exit']['near_over_far'] == round(0.0088 / 0.0075, 4)
     assert s['early']['handover_min_s'] == s['early']['handover_max_s'] == 0.0001
+    from benchmarks.lock_handover import per_round
+    kept = per_round(rounds, window=0.072)   # what `--json` keeps: each round's medians, not its samples
+    assert kept[0] == dict(mode='exit', handover_s=0.0004, near_n=2, far_n=2, near_median_ms=0.0089, far_median_ms=0.00745)
+    assert kept[2]['near_median_ms'] == 0.008 and kept[2]['far_n'] == 1 and 'samples' not in kept[1]
     p = _run('lock_handover', '--rounds', 1)
     assert p.returncode != 0 and 'needs a CUDA GPU' in p.stderr
