@@ -2,7 +2,7 @@
 not only in its last quarter (`rl_experiment.py`'s table), and how many of the faster programs repeat a program the
 prompt showed.
 
-    python benchmarks/rl_rollouts.py OUT [OUT ...] --store STORE.sqlite [--json FILE]
+    python benchmarks/rl_rollouts.py OUT [OUT ...] --store STORE.sqlite [--first N] [--json FILE]
 
 OUT is an `rl_experiment.py` output directory (its <arm>-s<seed>/rollouts.jsonl[.gz]); STORE the store the experiment
 started from (the exemplars shown at the first steps; later exemplars are programs of the run itself, read from its
@@ -10,7 +10,9 @@ rollouts). Per arm: the metrics of `cudal1_nb.rl_metrics.step_metrics` over all 
 geometric mean) with a 95 % interval over seeds on the log scale; of the correct programs faster than the reference
 beyond noise, how many are an exemplar of their own prompt again (`repeats`) and how close each is to the nearest
 exemplar it was shown (`closest`), as `cudal1_nb.parse.repeats_exemplar` and `closest_exemplar` say; and the
-faster programs and their repeats in each quarter of the run's steps.
+faster programs and their repeats in each quarter of the run's steps. `--first N` compares the arms at one sampling
+budget: each arm-seed's first N training rollouts in the order it sampled them (an arm-seed with fewer is refused),
+e.g. an evolve arm that stopped early against the GRPO arms' first as many completions.
 """
 import argparse, json, sqlite3, statistics, sys
 from pathlib import Path
@@ -43,8 +45,20 @@ def rollouts_file(d:Path)->Path|None:
     return next((f for f in (d/'rollouts.jsonl', d/'rollouts.jsonl.gz') if f.exists()), None)
 
 
-def experiment(out:Path, store:Path)->dict:
-    "{'runs': {arm-seed: arm_seed(...)}, 'arms': {arm: pooled}} for one experiment directory."
+def first_rollouts(rollouts:list, # one arm-seed's `Rollout`s in the order they were logged
+                   n:int, # training rollouts to keep (0: all)
+                   name:str='', # the arm-seed, for the error
+                  )->list:
+    "The held-out rollouts and the first `n` training ones; a clear error when the arm-seed sampled fewer than `n`."
+    if not n: return rollouts
+    tr = [r for r in rollouts if r.split == 'train']
+    if len(tr) < n: raise SystemExit(f"{name}: {len(tr)} training rollouts, fewer than --first {n}")
+    keep = {id(r) for r in tr[:n]}
+    return [r for r in rollouts if r.split != 'train' or id(r) in keep]
+
+
+def experiment(out:Path, store:Path, first:int=0)->dict:
+    "{'runs': {arm-seed: arm_seed(...)}, 'arms': {arm: pooled}} for one experiment directory (each arm-seed's first `first` training rollouts, 0: all)."
     from cudal1_nb.rl_metrics import read_rollouts
     from cudal1_nb.prompts import parse_response
     with sqlite3.connect(f'file:{store}?mode=ro', uri=True) as db: base = dict(db.execute('SELECT id, code FROM candidates'))
@@ -52,7 +66,7 @@ def experiment(out:Path, store:Path)->dict:
     for d in sorted(p for p in Path(out).iterdir() if p.is_dir() and '-s' in p.name):
         f = rollouts_file(d)
         if f is None: continue
-        ros = read_rollouts(f)
+        ros = first_rollouts(read_rollouts(f), first, str(d))
         programs = dict(base)   # exemplars drawn from the run's own programs are found among its rollouts
         programs.update({r.candidate_id: c for r in ros if r.candidate_id and (c := parse_response(r.completion).code)})
         runs[d.name] = arm_seed(ros, programs)
@@ -74,13 +88,15 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('out', nargs='+', help="rl_experiment.py output directories")
     ap.add_argument('--store', required=True, help="the store the experiments started from")
+    ap.add_argument('--first', type=int, default=0, help="only each arm-seed's first N training rollouts (one sampling budget for every arm)")
     ap.add_argument('--json', help="write the figures here")
     a = ap.parse_args(argv)
     if not Path(a.store).exists(): sys.exit(f"--store {a.store}: no such file")
-    res = [experiment(Path(o), Path(a.store)) for o in a.out]
+    if a.first < 0: sys.exit(f"--first {a.first}: give a count of rollouts, 0 for all")
+    res = [experiment(Path(o), Path(a.store), a.first) for o in a.out]
     f = lambda x: '—' if x is None else f"{x:.3f}"
     for r in res:
-        print(f"\n{r['out']}\n| arm | seeds | steps | n | correct | fast_1 | gmean sampled (95 % CI over seeds) | per seed | faster programs | repeat an exemplar | closest exemplar (median) |")
+        print(f"\n{r['out']}" + (f" (each arm-seed's first {a.first} training rollouts)" if a.first else '') + "\n| arm | seeds | steps | n | correct | fast_1 | gmean sampled (95 % CI over seeds) | per seed | faster programs | repeat an exemplar | closest exemplar (median) |")
         print('|---|---|---|---|---|---|---|---|---|---|---|')
         for arm, x in r['arms'].items():
             print(f"| {arm} | {x['seeds']} | {', '.join(map(str, x['steps']))} | {x['n']} | {x['correct']:.3f} | {x['fast_1']:.3f} | "

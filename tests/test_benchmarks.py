@@ -248,6 +248,11 @@ def test_rl_rollouts_as_a_file_tables_each_arm(tmp_path):
     assert '| contrastive | 1 of 1 / 0 of 0 / 0 of 0 / 0 of 0 |' in p.stdout   # step 0 of 2: the first quarter
     missing = _run('rl_rollouts', tmp_path/'exp', '--store', tmp_path/'none.sqlite')
     assert missing.returncode == 1 and 'no such file' in missing.stderr
+    one = _run('rl_rollouts', tmp_path/'exp', '--store', tmp_path/'s.sqlite', '--first', '1')   # one sampling budget: the first rollout
+    row = next(l for l in one.stdout.splitlines() if l.startswith('| contrastive |')).split(' | ')
+    assert one.returncode == 0 and row[1:6] == ['1', '1', '1', '1.000', '1.000'], (row, one.stderr)
+    short = _run('rl_rollouts', tmp_path/'exp', '--store', tmp_path/'s.sqlite', '--first', '3')
+    assert short.returncode == 1 and 'contrastive-s0: 2 training rollouts, fewer than --first 3' in short.stderr
 
 
 def test_unjoined_samples_table_of_a_log(tmp_path):
@@ -660,3 +665,25 @@ def test_lock_handover_summary_and_its_refusal_without_a_gpu():
     assert kept[2]['near_median_ms'] == 0.008 and kept[2]['far_n'] == 1 and 'samples' not in kept[1]
     p = _run('lock_handover', '--rounds', 1)
     assert p.returncode != 0 and 'needs a CUDA GPU' in p.stderr
+
+
+QWEN_RL = RESULTS/'2026-11-29-qwen-coder-contrastive-vs-plain-grpo-h200s'
+
+
+def test_rl_endpoint_tables_again_from_the_committed_answers(tmp_path):
+    "The committed endpoint's tables come again from its committed prompts and answers (every policy answered: nothing is sampled)."
+    ep, policies = tmp_path/'ep', tmp_path/'policies'
+    (ep/'answers').mkdir(parents=True)
+    for f in (QWEN_RL/'endpoint'/'answers').glob('*.jsonl.gz'): (ep/'answers'/f.name).write_bytes(f.read_bytes())
+    (ep/'prompts.jsonl').write_bytes(gzip.decompress((QWEN_RL/'endpoint'/'prompts.jsonl.gz').read_bytes()))
+    store = tmp_path/'store.sqlite'
+    store.write_bytes(gzip.decompress((RESULTS/'2026-11-29-qwen-coder-untrained-h200'/'collect_store.sqlite.gz').read_bytes()))
+    specs = []
+    for label in ('base', 'c0', 'c1', 'p0', 'p1'):   # labels only: the tables load no model
+        (policies/label).mkdir(parents=True)
+        specs.append(f"{dict(c='contrastive', p='plain').get(label[0], label)}={policies/label}")
+    p = _run('rl_endpoint', *specs, '--store', store, '--draws', '4', '-p', 'max_completion_length', '768',
+             '-p', 'form', 'contrastive-terse/v1', '--out', ep, '--device', 'cpu', '--eval-device', 'cpu', timeout=300)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert (ep/'table.md').read_text() == (QWEN_RL/'endpoint'/'table.md').read_text()
+    assert (ep/'rows.jsonl').read_text() == (QWEN_RL/'endpoint'/'rows.jsonl').read_text()
