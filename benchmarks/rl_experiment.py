@@ -16,7 +16,8 @@ device carries one arm-seed of each arm. With --parallel N, up to N arm-seeds ru
 each fewer harness workers with `-p workers K`), never two of which one trains on a GPU that times the other's programs
 (its generation would run beside those timings): an arm-seed waits for such a one to end, so `--device cuda:0,cuda:1
 -p eval_device cuda:0,cuda:1 --parallel 2` runs seed 0's arms on the first GPU and seed 1's on the second, each trained
-and judged on its own GPU; refused when no two arm-seeds could run together. An arm-seed that fails is recorded
+and judged on its own GPU; refused when no two arm-seeds could run together. Every arm takes the same -p list; evolve,
+which updates no weights, leaves out the adapter's shape (lora_r, lora_alpha). An arm-seed that fails is recorded
 (`failed` in the summary) and the others go on.
 Run again with the same OUT to go on: finished arm-seeds are read back, unfinished ones resume from their last
 checkpoint (with the whole --budget again: a cut run is said so in its row).
@@ -31,6 +32,12 @@ if __name__ == '__main__' and not __package__: import _checkout   # run as a fil
 ARMS = {'contrastive': dict(mode='grpo', arm='contrastive'), 'plain': dict(mode='grpo', arm='plain'),
         'evolve': dict(mode='evolve', arm='contrastive')}
 SHOW = ('correct', 'fast_1', 'gmean', 'gmean_correct', 'tasks_correct')
+UPDATE_ONLY = ('lora_r', 'lora_alpha')   # fields of the weight updates: evolve, which makes none, leaves them out
+
+
+def arm_params(params:dict, arm:str)->dict:
+    "One arm's RLConfig fields: the experiment's `-p` list with the arm's mode and prompt, less what its mode has no use for."
+    return {k: v for k, v in dict(params, **ARMS[arm]).items() if not (ARMS[arm]['mode'] == 'evolve' and k in UPDATE_ONLY)}
 
 
 def baseline(init, store, out, samples, seed, params, device='cpu'):
@@ -117,7 +124,7 @@ def main(argv=None):
     place = lambda seed: placement(a.device, evs, seeds, seed)
     for x in arms:   # refuse bad settings before anything runs
         for d in a.device.split(','):
-            for e in evs.split(','): RLConfig.from_params(dict(params, **ARMS[x], init=a.init, device=d, eval_device=e))
+            for e in evs.split(','): RLConfig.from_params(dict(arm_params(params, x), init=a.init, device=d, eval_device=e))
     ps = [place(sd) for sd in seeds for _ in arms]   # every arm-seed's placement
     if a.parallel > 1 and len(ps) > 1 and all(clash(p, q) for i, p in enumerate(ps) for q in ps[i + 1:]):
         sys.exit(f"--parallel {a.parallel}: no two arm-seeds can run at once: {clash(ps[0], ps[1])}")
@@ -146,7 +153,7 @@ def main(argv=None):
             done = out/f"{x}-s{seed}"/'experiment.json'
             if done.exists(): runs[(x, seed)] = json.loads(done.read_text())
             else: todo.append((x, seed))
-    jobs = [(x, seed, str(out/f"{x}-s{seed}"), a.store, dict(params, **ARMS[x], init=a.init, seed=seed, steps=params.get('steps', 1000),
+    jobs = [(x, seed, str(out/f"{x}-s{seed}"), a.store, dict(arm_params(params, x), init=a.init, seed=seed, steps=params.get('steps', 1000),
                                                              time_budget_s=a.budget, **place(seed))) for x, seed in todo]
     def finished(x, seed, get):
         try: s = get()

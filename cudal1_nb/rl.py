@@ -16,7 +16,7 @@ from .core import StageConfig, start_run, finish_run, atomic_write, seed_everyth
 from .jsonl import load_jsonl
 from .stats import gmean
 from .sandbox import progress_bar
-from .device import device_name
+from .device import device_name, flock
 from .policy import get_policy
 from .verify import verification_config
 from .tasks import check_source, load_tasks, split_tasks
@@ -27,7 +27,7 @@ from .checkpoint import find_policy, load_policy, trained_form
 from .sft import CPU_PRECISIONS, budget_callback, trained_model
 from .reward import SMOOTHINGS, RewardConfig, base_reward, group_normalise, Rollout, KernelReward
 from .grpo import (grpo_args, policy_backend, make_grpo_trainer, engine_grpo_trainer, overlap_grpo_trainer, step_clock,
-                            finite_updates, skipped_updates, last_checkpoint, check_checkpoint)
+                            finite_updates, skipped_updates, last_checkpoint, check_checkpoint, trainer_lock)
 from .eval import harness_version
 from .multiturn import multiturn_parts
 from .rl_prompts import ARMS, PromptPlan, build_prompt, PromptSource, prompt_dataset
@@ -67,7 +67,7 @@ class RLConfig(StageConfig):
     sampler: str = 'trl'
     num_iterations: int = 1      # passes over each scored batch (TRL's reuse of an expensive batch)
     # judge a step's completions while the next step's are generated: each update trains on completions one update old
-    # (`cudal1_nb.grpo.overlap_grpo_trainer`)
+    # (`cudal1_nb.grpo.overlap_grpo_trainer`); in evolve, each step's prompts see the store as it was a step earlier
     overlap: bool = False
     # episodes of up to this many turns: the policy reads the harness's verdict and revises (`cudal1_nb.multiturn`); 1: single-turn
     turns: int = 1
@@ -114,7 +114,6 @@ class RLConfig(StageConfig):
         if self.mode not in ('grpo', 'evolve'): raise ValueError(f"mode must be 'grpo' or 'evolve', got {self.mode!r}")
         if self.arm not in ARMS: raise ValueError(f"arm {self.arm!r}: use one of {ARMS}")
         if self.backend and self.mode != 'evolve': raise ValueError("backend is for mode='evolve' (GRPO trains the init policy)")
-        if self.overlap and self.mode != 'grpo': raise ValueError("overlap is for mode='grpo' (evolve makes no updates to overlap with)")
         if self.turns < 1 or not 0 <= self.turn_gamma <= 1:
             raise ValueError(f"need turns >= 1 and 0 <= turn_gamma <= 1, got {self.turns}, {self.turn_gamma}")
         if self.turns > 1 and (self.mode != 'grpo' or self.overlap):
@@ -189,25 +188,45 @@ def evolve(backend, # any `cudal1_nb.generate.Backend`
            split:str='train', # the prompts' split, recorded with the rollouts
            first_step:int=0, # the first step's number
            progress:bool=True, # show a progress bar
-           times:list|None=None, # if given, one dict per step is appended: step, seconds, generate_s, reward_s, update_s (0: no update)
+           times:list|None=None, # if given, one dict per step is appended: step, seconds, generate_s, reward_s (its wait), update_s (0)
+           overlap:bool=False, # judge each step while the next is generated: a step's prompts see the store as it was a step earlier
+           device:str='', # where `backend` generates ('cpu', 'cuda'; '' elsewhere): with `overlap`, it holds the judge's lock shared there meanwhile
           )->list:
-    "Rollout steps without weight updates: build prompts from the store, generate G completions each, score them. Returns the `Rollout`s."
+    """Rollout steps without weight updates: build prompts from the store, generate G completions each, score them. Returns
+    the `Rollout`s in step order. With `overlap`, a step's scoring runs (`KernelReward.submit`) while the next step generates."""
     gen, out, t0, it = gen or GenConfig(), [], time.time(), source.stream()
     bar = progress_bar(steps, f"evolve {split}") if progress else None
+    lock, pending = trainer_lock(reward.device, device) if overlap and device else '', None
+    def took(ros:list, g:float, w:float, s:int):   # a step's rollouts in, its time split and progress out
+        out.extend(ros)
+        if times is not None: times.append(dict(step=s, seconds=round(g + w, 3), generate_s=round(g, 3), reward_s=round(w, 3), update_s=0.0))
+        if bar and ros:
+            m = step_metrics(ros)
+            bar.set_postfix(correct=f"{m['correct']:.2f}", gmean=f"{m['gmean'] or 0:.2f}", refresh=False)
+        if bar: bar.update(1)
     for s in range(first_step, first_step + steps):
         t1 = time.time()
         rows = [next(it) for _ in range(prompts_per_step)]
         rep = [r for r in rows for _ in range(num_generations)]
-        texts = backend.generate([r['prompt'][0]['content'] for r in rep], replace(gen, seed=gen.seed + 7919 * s), progress=False)
-        out += reward.score([r['prompt'][0]['content'] for r in rep], texts, [r['task_id'] for r in rep], [r['exemplar_ids'] for r in rep],
-                            [r['template_id'] for r in rep], step=s, split=split)
-        if times is not None:
-            dt = time.time() - t1
-            times.append(dict(step=s, seconds=round(dt, 3), generate_s=round(dt - out[-1].seconds, 3), reward_s=out[-1].seconds, update_s=0.0))
-        if bar:
-            m = step_metrics(out[-len(rep):])
-            bar.update(1); bar.set_postfix(correct=f"{m['correct']:.2f}", gmean=f"{m['gmean'] or 0:.2f}", refresh=False)
+        prompts = [r['prompt'][0]['content'] for r in rep]
+        f = flock(lock, 'sh') if lock else None   # no timing beside this process's work on the judge's device
+        try: texts = backend.generate(prompts, replace(gen, seed=gen.seed + 7919 * s), progress=False)
+        finally:
+            if f is not None:
+                if device == 'cuda':
+                    import torch
+                    torch.cuda.synchronize()   # the work ends before the lock is let go
+                f.close()
+        call = (prompts, texts, [r['task_id'] for r in rep], [r['exemplar_ids'] for r in rep], [r['template_id'] for r in rep])
+        g, t2 = time.time() - t1, time.time()
+        if overlap:
+            ros = pending[0].result() if pending else []   # the previous step's, judged meanwhile
+            if pending: took(ros, pending[1], time.time() - t2, s - 1)
+            pending = (reward.submit(*call, step=s, split=split), g)
+        else: took(reward.score(*call, step=s, split=split), g, time.time() - t2, s)
         if time_budget_s and time.time() - t0 > time_budget_s: break
+    if pending:
+        t2 = time.time(); ros = pending[0].result(); took(ros, pending[1], time.time() - t2, s)
     if bar: bar.close()
     return out
 
@@ -271,7 +290,8 @@ def run_rl(cfg:RLConfig, # the stage's settings
         step_times = []
         if done < cfg.steps:
             evolve(backend, PromptSource(train, plan, cfg.db, devname, cfg.seed + done), reward, cfg.steps - done, cfg.num_generations,
-                   cfg.prompts_per_step, gen, cfg.time_budget_s, first_step=done, progress=progress, times=step_times)
+                   cfg.prompts_per_step, gen, cfg.time_budget_s, first_step=done, progress=progress, times=step_times, overlap=cfg.overlap,
+                   device='' if model is None else model.device.type)
         last, trainer_log = max((r.step + 1 for r in reward.rollouts if r.split == 'train'), default=0), []
     train_s = time.time() - t0
     held_out(max(last, 1))

@@ -49,28 +49,45 @@ def teacher(default):
     finally: srv.shutdown(); srv.server_close()
 
 
-def test_evolve_with_an_api_backend(tmp_path, monkeypatch):
-    "Evolve mode: an API model proposes, the reward judges in the sandbox, every rollout is logged and stored; the second step's prompts show exemplars."
+TID = 'minibench/L1/1'
+
+
+def _evolve_on_a_teacher(tmp_path, monkeypatch, steps, **kw):
+    "run_rl in evolve mode on a local API teacher that always answers TID's shortest variant: (server, summary, rollouts)."
     pytest.importorskip('openai')
     monkeypatch.setenv('CUDAL1_BASE_DIR', str(tmp_path/'base')); monkeypatch.setenv('OPENAI_API_KEY', 'test-key')
     from cudal1_nb.minibench import minibench_variants
     from cudal1_nb.rl import RLConfig, run_rl
     from cudal1_nb.rl_metrics import read_rollouts
-    from cudal1_nb.store import Store
-    tid = 'minibench/L1/1'
-    slow = min(minibench_variants(tid), key=lambda v: len(v.code))
+    slow = min(minibench_variants(TID), key=lambda v: len(v.code))
     with teacher(slow.code) as (srv, url):
-        cfg = RLConfig(mode='evolve', backend=f"openai:teacher@{url}", ids=(tid,), steps=2, num_generations=2, prompts_per_step=1,
-                       held_out_samples=0, db=str(tmp_path/'s.sqlite'))
+        cfg = RLConfig(mode='evolve', backend=f"openai:teacher@{url}", ids=(TID,), steps=steps, num_generations=2, prompts_per_step=1,
+                       held_out_samples=0, db=str(tmp_path/'s.sqlite'), **kw)
         s = run_rl(cfg, tmp_path/'run', progress=False)
+    return srv, s, read_rollouts(tmp_path/'run'/'rollouts.jsonl')
+
+
+def test_evolve_with_an_api_backend(tmp_path, monkeypatch):
+    "Evolve mode: an API model proposes, the reward judges in the sandbox, every rollout is logged and stored; the second step's prompts show exemplars."
+    from cudal1_nb.store import Store
+    srv, s, ros = _evolve_on_a_teacher(tmp_path, monkeypatch, 2)
     assert srv.calls == 4 and s['steps'] == 2 and s['mode'] == 'evolve'
-    ros = read_rollouts(tmp_path/'run'/'rollouts.jsonl')
     assert [r.step for r in ros] == [0, 0, 1, 1] and {r.verdict for r in ros} == {'ok'}
     assert not ros[0].exemplar_ids and ros[2].exemplar_ids          # step 0: cold start; step 1: the store's programs as exemplars
     assert ros[0].reward == ros[1].reward and ros[2].cached and ros[3].cached   # one program, judged once: the same reward, then from the cache
     assert ros[0].remeasured in ('agree', 'disagree')                # above 3x: measured twice before it counts
-    with Store(tmp_path/'s.sqlite') as st: assert {c.stage for c in st.candidates(tid)} == {'rl'}
+    with Store(tmp_path/'s.sqlite') as st: assert {c.stage for c in st.candidates(TID)} == {'rl'}
     assert (tmp_path/'run'/'summary.json').exists() and json.loads((tmp_path/'run'/'curves.json').read_text())['curves']
+
+
+def test_evolve_judging_ahead_sees_the_store_a_step_old(tmp_path, monkeypatch):
+    "Evolve with `overlap`: step 1 is generated while step 0 is judged, so its prompts show no exemplar yet; every step logged in order, with its time split."
+    srv, s, ros = _evolve_on_a_teacher(tmp_path, monkeypatch, 3, overlap=True)
+    assert srv.calls == 6 and s['steps'] == 3
+    assert [r.step for r in ros] == [0, 0, 1, 1, 2, 2] and {r.verdict for r in ros} == {'ok'}
+    assert not ros[0].exemplar_ids and not ros[2].exemplar_ids and ros[4].exemplar_ids   # step 1 built before step 0's program was stored
+    times = json.loads((tmp_path/'run'/'curves.json').read_text())['step_times']
+    assert [t['step'] for t in times] == [0, 1, 2] and all(t['update_s'] == 0 for t in times)
 
 
 def test_kernel_reward_reports_each_first_result_as_it_comes(tmp_path, monkeypatch):
@@ -147,6 +164,17 @@ def test_rl_experiment_never_trains_beside_another_arms_timings():
     assert ex.next_job(jobs, [], 1) == 0 and ex.next_job(jobs[1:], [jobs[0]], 1) is None
     same = [place(0)] * 2   # one GPU for everything: one at a time
     assert ex.next_job(same[1:], same[:1], 4) is None
+
+
+def test_rl_experiment_gives_every_arm_one_parameter_list():
+    "The arms' -p list serves evolve too: the adapter's shape (which evolve would refuse) is left out of its arm alone."
+    from cudal1_nb.rl import RLConfig
+    ex = _rl_experiment()
+    ps = dict(lora_r=16, lora_alpha=32, learning_rate=2e-5, overlap=True, num_generations=8)
+    ev, co = ex.arm_params(ps, 'evolve'), ex.arm_params(ps, 'contrastive')
+    assert ev == dict(learning_rate=2e-5, overlap=True, num_generations=8, mode='evolve', arm='contrastive')
+    assert co == dict(ps, mode='grpo', arm='contrastive') and ex.arm_params(ps, 'plain')['arm'] == 'plain'
+    with pytest.raises(ValueError, match='lora_r is for'): RLConfig.from_params(dict(ps, mode='evolve'))   # why evolve leaves them out
 
 
 def test_rl_experiment_places_each_seed_on_its_device():
