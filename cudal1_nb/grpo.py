@@ -6,16 +6,16 @@ Docs: https://cudal1-nb.github.io/cudal1_nb/grpo.html.md"""
 
 # %% ../nbs/15_grpo.ipynb #g0a1b2c3
 from __future__ import annotations
-import os, time, json
+import os, time, json, contextlib
 from pathlib import Path
 from .reward import KernelReward, message_text
 from .gpus import judging_on
 from .device import device_lock, flock
 
 # %% auto #0
-__all__ = ['grpo_args', 'policy_backend', 'make_grpo_trainer', 'engine_grpo_trainer', 'trainer_lock', 'overlap_grpo_trainer',
-           'step_clock', 'last_checkpoint', 'kl_logged_trainer', 'finite_updates', 'skipped_updates',
-           'check_checkpoint']
+__all__ = ['grpo_args', 'policy_backend', 'make_grpo_trainer', 'engine_grpo_trainer', 'trainer_lock', 'let_go', 'working_beside',
+           'overlap_grpo_trainer', 'step_clock', 'last_checkpoint', 'kl_logged_trainer', 'finite_updates',
+           'skipped_updates', 'check_checkpoint']
 
 # %% ../nbs/15_grpo.ipynb #40d508fc
 def grpo_args(cfg, # the stage's `cudal1_nb.rl.RLConfig`
@@ -123,6 +123,25 @@ def trainer_lock(judge_device:str, # the reward's device: 'cpu', 'cuda' or 'cuda
     with judging_on(judge_device): gpu = first()
     return device_lock('cuda', gpu) if trainer_device == 'cpu' or first() == gpu else ''
 
+def let_go(f, # an open lock file (`flock`) held while this process worked beside a judge
+           device:str, # where that work ran: 'cpu' or 'cuda' (this process's GPU)
+          ):
+    "Close `f` once the work is over: on a GPU its queued kernels finish first, so none of them runs into a timing."
+    if device == 'cuda':
+        import torch
+        torch.cuda.synchronize()
+    f.close()
+
+@contextlib.contextmanager
+def working_beside(lock:str, # a `trainer_lock` ('': nothing to hold)
+                   device:str, # where the body works: 'cpu' or 'cuda'
+                  ):
+    "Hold `lock` shared while the body works (the judge's timings wait, its untimed work goes on), then `let_go` of it."
+    f = flock(lock, 'sh') if lock else None
+    try: yield
+    finally:
+        if f is not None: let_go(f, device)
+
 def overlap_grpo_trainer(base:type, # a `GRPOTrainer` class (TRL's, or `engine_grpo_trainer()`)
                         )->type:
     """A subclass of `base` whose reward call overlaps the next generation: each step samples its batch with the current
@@ -154,10 +173,7 @@ def overlap_grpo_trainer(base:type, # a `GRPOTrainer` class (TRL's, or `engine_g
         def _let_go(self):
             "Let go of the lock, the trainer's device work finished first (none of it may run into a timing)."
             if self._lockf is None: return
-            if self.accelerator.device.type == 'cuda':
-                import torch
-                torch.cuda.synchronize()
-            self._lockf.close(); self._lockf = None
+            let_go(self._lockf, self.accelerator.device.type); self._lockf = None
         def _wait(self, fut):
             "The rollouts of `fut`, waited for with the lock let go (the judge's timings need it alone)."
             self._let_go()

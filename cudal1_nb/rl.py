@@ -16,7 +16,7 @@ from .core import StageConfig, start_run, finish_run, atomic_write, seed_everyth
 from .jsonl import load_jsonl
 from .stats import gmean
 from .sandbox import progress_bar
-from .device import device_name, flock
+from .device import device_name
 from .policy import get_policy
 from .verify import verification_config
 from .tasks import check_source, load_tasks, split_tasks
@@ -27,7 +27,7 @@ from .checkpoint import find_policy, load_policy, trained_form
 from .sft import CPU_PRECISIONS, budget_callback, trained_model
 from .reward import SMOOTHINGS, RewardConfig, base_reward, group_normalise, Rollout, KernelReward
 from .grpo import (grpo_args, policy_backend, make_grpo_trainer, engine_grpo_trainer, overlap_grpo_trainer, step_clock,
-                            finite_updates, skipped_updates, last_checkpoint, check_checkpoint, trainer_lock)
+                            finite_updates, skipped_updates, last_checkpoint, check_checkpoint, trainer_lock, working_beside)
 from .eval import harness_version
 from .multiturn import multiturn_parts
 from .rl_prompts import ARMS, PromptPlan, build_prompt, PromptSource, prompt_dataset
@@ -196,37 +196,28 @@ def evolve(backend, # any `cudal1_nb.generate.Backend`
     the `Rollout`s in step order. With `overlap`, a step's scoring runs (`KernelReward.submit`) while the next step generates."""
     gen, out, t0, it = gen or GenConfig(), [], time.time(), source.stream()
     bar = progress_bar(steps, f"evolve {split}") if progress else None
-    lock, pending = trainer_lock(reward.device, device) if overlap and device else '', None
-    def took(ros:list, g:float, w:float, s:int):   # a step's rollouts in, its time split and progress out
+    lock, pending = trainer_lock(reward.device, device) if overlap and device else '', None   # pending: a `took` judged meanwhile
+    def took(rollouts, g:float, s:int):   # step `s`'s rollouts waited for (`rollouts()`) and kept; its time split and progress out
+        t = time.time(); ros = rollouts(); w = time.time() - t
         out.extend(ros)
         if times is not None: times.append(dict(step=s, seconds=round(g + w, 3), generate_s=round(g, 3), reward_s=round(w, 3), update_s=0.0))
-        if bar and ros:
+        if bar:
             m = step_metrics(ros)
-            bar.set_postfix(correct=f"{m['correct']:.2f}", gmean=f"{m['gmean'] or 0:.2f}", refresh=False)
-        if bar: bar.update(1)
+            bar.update(1); bar.set_postfix(correct=f"{m['correct']:.2f}", gmean=f"{m['gmean'] or 0:.2f}", refresh=False)
     for s in range(first_step, first_step + steps):
         t1 = time.time()
         rows = [next(it) for _ in range(prompts_per_step)]
         rep = [r for r in rows for _ in range(num_generations)]
         prompts = [r['prompt'][0]['content'] for r in rep]
-        f = flock(lock, 'sh') if lock else None   # no timing beside this process's work on the judge's device
-        try: texts = backend.generate(prompts, replace(gen, seed=gen.seed + 7919 * s), progress=False)
-        finally:
-            if f is not None:
-                if device == 'cuda':
-                    import torch
-                    torch.cuda.synchronize()   # the work ends before the lock is let go
-                f.close()
+        with working_beside(lock, device): texts = backend.generate(prompts, replace(gen, seed=gen.seed + 7919 * s), progress=False)
         call = (prompts, texts, [r['task_id'] for r in rep], [r['exemplar_ids'] for r in rep], [r['template_id'] for r in rep])
-        g, t2 = time.time() - t1, time.time()
-        if overlap:
-            ros = pending[0].result() if pending else []   # the previous step's, judged meanwhile
-            if pending: took(ros, pending[1], time.time() - t2, s - 1)
-            pending = (reward.submit(*call, step=s, split=split), g)
-        else: took(reward.score(*call, step=s, split=split), g, time.time() - t2, s)
+        g = time.time() - t1
+        if not overlap: took(lambda: reward.score(*call, step=s, split=split), g, s)
+        else:
+            if pending: took(*pending)   # the previous step, judged while this one generated
+            pending = (reward.submit(*call, step=s, split=split).result, g, s)
         if time_budget_s and time.time() - t0 > time_budget_s: break
-    if pending:
-        t2 = time.time(); ros = pending[0].result(); took(ros, pending[1], time.time() - t2, s)
+    if pending: took(*pending)
     if bar: bar.close()
     return out
 
